@@ -1,0 +1,59 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.js';
+import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
+import { createRelyingParty } from './auth/relying-party.js';
+import { registerSignInRoutes } from './auth/sign-in-routes.js';
+import type { Config } from './config/config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { registerHealthRoutes } from './health/health-routes.js';
+import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
+import { registerSameOriginCheck } from './http/same-origin.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerClientAssets } from './web/client-assets.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** Serve the React client (production build, or Vite in dev). Off for API-only tests. */
+  serveClient?: boolean;
+  /** Pino logger options; tests pass `false` to keep output quiet. */
+  logger?: boolean | object;
+}
+
+/** Secrets and cookies never reach the log. */
+const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: REDACT },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+  });
+  const ctx: AppContext = { config, database };
+  app.decorate('ctx', ctx);
+
+  registerErrorHandler(app);
+  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(formbody);
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
+  await registerSecurityHeaders(app, config.publicUrl, config.dev);
+  registerSameOriginCheck(app, config.publicUrl);
+
+  registerHealthRoutes(app);
+  const relyingParty = createRelyingParty(config, () => {
+    const address = app.server.address();
+    return typeof address === 'object' && address ? address.port : config.port;
+  });
+  registerSignInRoutes(app, relyingParty);
+  if (config.oidc.builtIn) await registerBuiltInProvider(app);
+
+  if (options.serveClient ?? true) await registerClientAssets(app, config.dev);
+  else registerJsonNotFound(app);
+  return app;
+}

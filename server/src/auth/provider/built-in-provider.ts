@@ -1,0 +1,207 @@
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { z } from 'zod';
+import { BUILT_IN_CLIENT_ID } from '../../config/config.js';
+import { builtInClientSecret } from '../relying-party.js';
+import { findLocalAccount, signInOrRegister } from './local-accounts.js';
+import { databaseAdapter, purgeExpiredPayloads } from './oidc-adapter.js';
+import { renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+import { loadSigningKey } from './signing-key.js';
+
+export const PROVIDER_PREFIX = '/oidc';
+
+const signInFormSchema = z.object({
+  name: z.string().max(100).default(''),
+  email: z.email().max(254),
+  password: z.string().min(1).max(200),
+});
+
+const MESSAGES = {
+  'wrong-credentials': 'Wrong email or password',
+  'name-required': 'Please enter your name to create your account',
+  'password-too-short': 'Passwords are at least 8 characters',
+  invalid: 'Please enter a valid email and password',
+} as const;
+
+/**
+ * The built-in OpenID Connect provider, mounted under /oidc of this same server. The app signs in
+ * against it with exactly the code it uses for an external provider.
+ */
+export async function registerBuiltInProvider(app: FastifyInstance): Promise<void> {
+  const { config, database } = app.ctx;
+  const { db } = database;
+  const publicUrl = config.publicUrl;
+  const signingKey = await loadSigningKey(db);
+  await purgeExpiredPayloads(db);
+
+  const cookieKey = createHmac('sha256', config.sessionSecret).update('chirp oidc cookies').digest('base64url');
+
+  const configuration: Configuration = {
+    adapter: databaseAdapter(db),
+    clients: [
+      {
+        client_id: BUILT_IN_CLIENT_ID,
+        client_secret: builtInClientSecret(config.sessionSecret),
+        redirect_uris: [new URL('/api/callback', publicUrl).href],
+        post_logout_redirect_uris: [new URL('/', publicUrl).href],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [cookieKey] },
+    pkce: { methods: ['S256'], required: () => true },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
+    // ID tokens carry the profile so the app needs no userinfo round trip.
+    conformIdTokenClaims: false,
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
+          ctx.type = 'html';
+          ctx.body = renderAutoLogoutPage(form);
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `${PROVIDER_PREFIX}/interaction/${interaction.uid}` },
+    // The app is the provider's only client and is first-party: no consent screen.
+    loadExistingGrant: async (ctx) => {
+      const { session, client, provider } = ctx.oidc;
+      if (!session?.accountId || !client) return undefined;
+      const grantId = session.grantIdFor(client.clientId);
+      if (grantId) {
+        const existing = await provider.Grant.find(grantId);
+        if (existing) return existing;
+      }
+      const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+    findAccount: async (_ctx, sub) => {
+      const account = await findLocalAccount(db, sub);
+      if (!account) return undefined;
+      const [given, ...rest] = account.name.split(/\s+/);
+      return {
+        accountId: account.id,
+        claims: () => ({
+          sub: account.id,
+          email: account.email,
+          email_verified: false,
+          name: account.name,
+          given_name: given,
+          family_name: rest.join(' ') || undefined,
+        }),
+      };
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><p>Sign-in could not continue (${String(
+        out.error,
+      ).replace(/[^\w .-]/g, '')}). <a href="/">Back to Chirp</a></p>`;
+    },
+    ttl: { Session: 14 * 24 * 3600, Interaction: 3600, Grant: 14 * 24 * 3600, AccessToken: 600, IdToken: 3600, AuthorizationCode: 60 },
+  };
+
+  const provider = new Provider(config.oidc.issuerUrl, configuration);
+  const secure = publicUrl.protocol === 'https:';
+  provider.proxy = secure;
+  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc provider error'));
+
+  const callback = provider.callback();
+  /**
+   * The provider always sees itself at the public address, however the request arrived (directly,
+   * through a proxy, or over loopback from this server's own token call).
+   */
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const original = req.url ?? '/';
+    (req as IncomingMessage & { originalUrl?: string }).originalUrl = original;
+    req.url = original.slice(PROVIDER_PREFIX.length) || '/';
+    req.headers.host = publicUrl.host;
+    delete req.headers['x-forwarded-host'];
+    if (secure) req.headers['x-forwarded-proto'] = 'https';
+    else delete req.headers['x-forwarded-proto'];
+    void callback(req, res);
+  };
+
+  const throttle = new SignInThrottle();
+
+  const showForm = (reply: FastifyReply, uid: string, status: number, values: { error?: string; name?: string; email?: string }) =>
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(renderSignInPage({ action: `${PROVIDER_PREFIX}/interaction/${uid}`, ...values }));
+
+  const finishIfConsent = async (request: FastifyRequest, reply: FastifyReply) => {
+    const details = await provider.interactionDetails(request.raw, reply.raw);
+    if (details.prompt.name !== 'consent') return { details, redirected: false };
+    const grant = new provider.Grant({ clientId: BUILT_IN_CLIENT_ID, accountId: details.session?.accountId ?? '' });
+    grant.addOIDCScope('openid email profile');
+    const grantId = await grant.save();
+    const to = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    await reply.redirect(to, 303);
+    return { details, redirected: true };
+  };
+
+  app.get<{ Params: { uid: string } }>(`${PROVIDER_PREFIX}/interaction/:uid`, async (request, reply) => {
+    const { details, redirected } = await finishIfConsent(request, reply);
+    if (redirected) return reply;
+    return showForm(reply, details.uid, 200, {});
+  });
+
+  app.post<{ Params: { uid: string } }>(
+    `${PROVIDER_PREFIX}/interaction/:uid`,
+    { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const parsed = signInFormSchema.safeParse(request.body);
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const echo = { name: typeof raw.name === 'string' ? raw.name : '', email: typeof raw.email === 'string' ? raw.email : '' };
+      if (!parsed.success) return showForm(reply, details.uid, 400, { ...echo, error: MESSAGES.invalid });
+      const keys = [`email:${parsed.data.email.toLowerCase()}`, `ip:${request.ip}`];
+      const delay = throttle.delayFor(keys);
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      const outcome = await signInOrRegister(db, parsed.data);
+      if (!outcome.ok) {
+        if (outcome.reason === 'wrong-credentials') throttle.recordFailure(keys);
+        request.log.info({ reason: outcome.reason }, 'built-in sign-in refused');
+        return showForm(reply, details.uid, 401, { ...echo, error: MESSAGES[outcome.reason] });
+      }
+      throttle.recordSuccess(keys);
+      if (outcome.created) request.log.info({ accountId: outcome.account.id }, 'local account created');
+      const to = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId: outcome.account.id } },
+        { mergeWithLastSubmission: false },
+      );
+      return reply.redirect(to, 303);
+    },
+  );
+
+  // Everything else under /oidc is the provider's own (discovery, authorize, token, jwks, logout).
+  // It reads the raw request body itself, so the request is handed over before Fastify parses it.
+  const handOver = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    void reply.hijack();
+    forward(request.raw, reply.raw);
+    done();
+  };
+  for (const url of [PROVIDER_PREFIX, `${PROVIDER_PREFIX}/*`]) {
+    app.route({
+      method: ['GET', 'POST', 'HEAD', 'OPTIONS'],
+      url,
+      onRequest: handOver,
+      handler: async () => undefined,
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { createHmac } from 'node:crypto';
+import * as oidc from 'openid-client';
+import type { Config } from '../config/config.js';
+
+/** The built-in provider's client secret: derived from the session secret, never stored anywhere. */
+export function builtInClientSecret(sessionSecret: string): string {
+  return createHmac('sha256', sessionSecret).update('chirp built-in oidc client').digest('base64url');
+}
+
+export interface RelyingParty {
+  configuration(): Promise<oidc.Configuration>;
+  callbackUrl: URL;
+}
+
+/**
+ * The OpenID Connect client. Discovery is lazy (the built-in provider lives in this same server, which
+ * is not listening yet at boot) and retried on the next sign-in if it fails.
+ *
+ * For the built-in provider, server-to-server calls go over loopback to this process rather than to
+ * the public address, which may be a proxy the server cannot reach from inside.
+ */
+export function createRelyingParty(config: Config, localPort: () => number): RelyingParty {
+  let pending: Promise<oidc.Configuration> | undefined;
+  const callbackUrl = new URL('/api/callback', config.publicUrl);
+
+  const discover = async () => {
+    const issuer = new URL(config.oidc.issuerUrl);
+    const secret = config.oidc.builtIn
+      ? builtInClientSecret(config.sessionSecret)
+      : config.oidc.clientSecret;
+    const auth = secret ? oidc.ClientSecretBasic(secret) : oidc.None();
+    const options: oidc.DiscoveryRequestOptions = {};
+    if (issuer.protocol === 'http:') options.execute = [oidc.allowInsecureRequests];
+    if (config.oidc.builtIn) {
+      const publicOrigin = config.publicUrl.origin;
+      options[oidc.customFetch] = (url, init) => {
+        const target = url.startsWith(publicOrigin)
+          ? `http://127.0.0.1:${localPort()}${url.slice(publicOrigin.length)}`
+          : url;
+        return fetch(target, init);
+      };
+    }
+    return oidc.discovery(issuer, config.oidc.clientId, undefined, auth, options);
+  };
+
+  return {
+    callbackUrl,
+    configuration() {
+      pending ??= discover().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    },
+  };
+}

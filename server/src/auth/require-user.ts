@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import { unauthorized } from '../http/errors.js';
+import { findSession, SESSION_COOKIE, type SessionUser } from './session-store.js';
+
+const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+
+/** The signed-in user of this request, or null. Looked up once per request. */
+export function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
+  let pending = resolved.get(request);
+  if (!pending) {
+    const token = request.cookies[SESSION_COOKIE];
+    pending = token
+      ? findSession(request.server.ctx.database.db, token).then((found) => found?.user ?? null)
+      : Promise.resolve(null);
+    resolved.set(request, pending);
+  }
+  return pending;
+}
+
+/** Guard: the signed-in user, or a 401 `{message:"Unauthorized"}`. */
+export async function requireUser(request: FastifyRequest): Promise<SessionUser> {
+  const user = await currentUser(request);
+  if (!user) throw unauthorized();
+  return user;
+}

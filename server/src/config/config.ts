@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import type { Env, IceServer } from './env.js';
+import { loadSessionSecret } from './session-secret.js';
+
+/** The validated, resolved configuration the rest of the server reads. Nothing else reads process.env. */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: URL;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  sessionSecret: string;
+  oidc: { issuerUrl: string; clientId: string; clientSecret: string | undefined; builtIn: boolean };
+  superadminEmails: string[];
+  voice: {
+    provider: 'embedded' | 'livekit';
+    livekit: { url: string | undefined; apiKey: string | undefined; apiSecret: string | undefined };
+    rtcPortRange: { min: number; max: number } | undefined;
+    announcedIp: string | undefined;
+  };
+  iceServers: IceServer[];
+  logLevel: string;
+  trustProxy: boolean;
+  /** Development mode serves the client through Vite with hot reload. */
+  dev: boolean;
+}
+
+export const BUILT_IN_CLIENT_ID = 'chirp-web';
+
+export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config {
+  const dataDir = resolve(env.DATA_DIR);
+  const publicUrl = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
+  const builtIn = !env.OIDC_ISSUER_URL;
+  const sessionSecret = loadSessionSecret(env.SESSION_SECRET, dataDir);
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    databaseUrl: env.DATABASE_URL,
+    dataDir,
+    redisUrl: env.REDIS_URL,
+    sessionSecret,
+    oidc: builtIn
+      ? {
+          issuerUrl: new URL('/oidc', publicUrl).href,
+          clientId: BUILT_IN_CLIENT_ID,
+          clientSecret: undefined,
+          builtIn,
+        }
+      : {
+          issuerUrl: env.OIDC_ISSUER_URL!,
+          clientId: env.OIDC_CLIENT_ID!,
+          clientSecret: env.OIDC_CLIENT_SECRET,
+          builtIn,
+        },
+    superadminEmails: env.SUPERADMIN_EMAILS,
+    voice: {
+      provider: env.VOICE_PROVIDER,
+      livekit: {
+        url: env.LIVEKIT_URL,
+        apiKey: env.LIVEKIT_API_KEY,
+        apiSecret: env.LIVEKIT_API_SECRET,
+      },
+      rtcPortRange:
+        env.RTC_PORT_MIN && env.RTC_PORT_MAX
+          ? { min: env.RTC_PORT_MIN, max: env.RTC_PORT_MAX }
+          : undefined,
+      announcedIp: env.RTC_ANNOUNCED_IP,
+    },
+    iceServers: env.ICE_SERVERS,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    dev: options.dev ?? false,
+  };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from './env.js';
+
+describe('parseEnv', () => {
+  it('gives the embedded defaults for an empty environment', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(5000);
+    expect(env.DATA_DIR).toBe('./data');
+    expect(env.VOICE_PROVIDER).toBe('embedded');
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SUPERADMIN_EMAILS).toEqual([]);
+  });
+
+  it('treats empty strings as unset, as .env files often leave them', () => {
+    expect(parseEnv({ DATABASE_URL: '', PORT: '' }).PORT).toBe(5000);
+  });
+
+  it('normalises the superadmin e-mail list', () => {
+    expect(parseEnv({ SUPERADMIN_EMAILS: ' Ann@X.org , bo@y.com,' }).SUPERADMIN_EMAILS).toEqual([
+      'ann@x.org',
+      'bo@y.com',
+    ]);
+  });
+
+  it('reads ICE servers as JSON', () => {
+    const env = parseEnv({ ICE_SERVERS: '[{"urls":"turn:t.example:3478","username":"u","credential":"c"}]' });
+    expect(env.ICE_SERVERS).toEqual([{ urls: 'turn:t.example:3478', username: 'u', credential: 'c' }]);
+  });
+
+  it.each([
+    ['PORT', 'eighty', /^Invalid configuration: PORT must be a port number/],
+    ['VOICE_PROVIDER', 'jitsi', /^Invalid configuration: VOICE_PROVIDER/],
+    ['DATABASE_URL', 'not a url', /^Invalid configuration: DATABASE_URL must be a URL/],
+    ['ICE_SERVERS', '{oops', /^Invalid configuration: ICE_SERVERS must be a JSON array/],
+    ['SESSION_SECRET', 'short', /^Invalid configuration: SESSION_SECRET must be at least 32 characters/],
+  ])('stops on a bad %s with one line naming it', (name, value, message) => {
+    let error: unknown;
+    try {
+      parseEnv({ [name]: value });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message.split('\n')).toHaveLength(1);
+  });
+
+  it('requires a client id with an external issuer', () => {
+    expect(() => parseEnv({ OIDC_ISSUER_URL: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID is required/);
+  });
+});

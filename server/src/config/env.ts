@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const url = (what: string) =>
+  optionalString.refine((v) => v === undefined || URL.canParse(v), `must be a URL (${what})`);
+
+const emailList = optionalString.transform((v) =>
+  (v ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean),
+);
+
+const iceServerSchema = z.object({
+  urls: z.union([z.string(), z.array(z.string())]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type IceServer = z.infer<typeof iceServerSchema>;
+
+const iceServers = optionalString.transform((v, ctx) => {
+  if (v === undefined) return [{ urls: 'stun:stun.l.google.com:19302' }] as IceServer[];
+  try {
+    const parsed = z.array(iceServerSchema).safeParse(JSON.parse(v));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {urls, username?, credential?}' });
+  return z.NEVER;
+});
+
+const port = (fallback: number) =>
+  optionalString
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .refine((n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number 0-65535');
+
+/** Every setting of DESIGN.md §4, all optional: the embedded defaults make a working product. */
+export const envSchema = z
+  .object({
+    PORT: port(5000),
+    HOST: optionalString.default('0.0.0.0'),
+    PUBLIC_URL: url('the address users open, e.g. https://chirp.example.com'),
+    DATABASE_URL: url('postgres://user:pass@host:5432/db'),
+    DATA_DIR: optionalString.default('./data'),
+    REDIS_URL: url('redis://host:6379'),
+    SESSION_SECRET: optionalString.refine(
+      (v) => v === undefined || v.length >= 32,
+      'must be at least 32 characters',
+    ),
+    OIDC_ISSUER_URL: url('the OpenID Connect issuer'),
+    OIDC_CLIENT_ID: optionalString,
+    OIDC_CLIENT_SECRET: optionalString,
+    SUPERADMIN_EMAILS: emailList,
+    VOICE_PROVIDER: optionalString.pipe(z.enum(['embedded', 'livekit']).default('embedded')),
+    LIVEKIT_URL: url('wss://your-livekit-host'),
+    LIVEKIT_API_KEY: optionalString,
+    LIVEKIT_API_SECRET: optionalString,
+    ICE_SERVERS: iceServers,
+    RTC_PORT_MIN: port(0),
+    RTC_PORT_MAX: port(0),
+    RTC_ANNOUNCED_IP: optionalString,
+    LOG_LEVEL: optionalString.pipe(
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+    TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.OIDC_ISSUER_URL && !env.OIDC_CLIENT_ID) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_CLIENT_ID'],
+        message: 'is required when OIDC_ISSUER_URL is set',
+      });
+    }
+    if (env.RTC_PORT_MIN > env.RTC_PORT_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['RTC_PORT_MIN'], message: 'must not exceed RTC_PORT_MAX' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws one line per problem, naming the variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map(
+    (issue) => `Invalid configuration: ${issue.path.join('.') || '(environment)'} ${issue.message}`,
+  );
+  throw new ConfigError(lines.join('\n'));
+}

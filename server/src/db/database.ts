@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.js';
+
+/** Either driver behind one type: PGlite (embedded) and node-postgres speak the same Drizzle API. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Answers whether the database can run a query right now (readiness probe). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PostgreSQL when a URL is given, otherwise PGlite in `<dataDir>/db`, and applies every pending
+ * migration before anything else may use it.
+ */
+export async function openDatabase(options: {
+  url: string | undefined;
+  dataDir: string;
+  migrationsFolder?: string;
+}): Promise<DatabaseHandle> {
+  const migrationsFolder = options.migrationsFolder ?? locateMigrations();
+  if (options.url) return openPostgres(options.url, migrationsFolder);
+  return openPglite(join(options.dataDir, 'db'), migrationsFolder);
+}
+
+async function openPostgres(url: string, migrationsFolder: string): Promise<DatabaseHandle> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzle({ client: pool, schema });
+  await migrate(db, { migrationsFolder });
+  return {
+    db: db as unknown as Database,
+    kind: 'postgres',
+    ping: async () => {
+      try {
+        await pool.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dir: string, migrationsFolder: string): Promise<DatabaseHandle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (dir !== 'memory://') mkdirSync(dir, { recursive: true });
+  const client = new PGlite(dir);
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder });
+  return {
+    db: db as unknown as Database,
+    kind: 'pglite',
+    ping: async () => {
+      try {
+        await client.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Migrations sit in server/drizzle both when run from source and from the compiled dist/ tree. */
+function locateMigrations(): string {
+  const fromSource = fileURLToPath(new URL('../../drizzle', import.meta.url));
+  if (!fromSource.includes(join('dist', 'server'))) return fromSource;
+  return fileURLToPath(new URL('../../../../../server/drizzle', import.meta.url));
+}

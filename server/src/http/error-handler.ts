@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import { HttpError } from './errors.js';
+
+/**
+ * The one place errors become responses. Users see a short message; the log keeps the cause.
+ * Validation failures are 400 and nothing was written (handlers validate before touching data).
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      return reply.status(error.statusCode).send({ message: error.message, ...error.body });
+    }
+    if (error instanceof ZodError) {
+      request.log.info({ issues: error.issues }, 'invalid input');
+      const first = error.issues[0];
+      const where = first?.path.length ? `${first.path.join('.')}: ` : '';
+      return reply.status(400).send({ message: `Invalid request: ${where}${first?.message ?? 'bad input'}` });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(500).send({ message: 'Internal server error' });
+    }
+    request.log.info({ err: error }, 'request refused');
+    return reply.status(status).send({ message: error.message });
+  });
+}
+
+/** For a server that does not serve the client (API-only tests): every unknown path is a JSON 404. */
+export function registerJsonNotFound(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

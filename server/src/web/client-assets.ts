@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const REPO_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/server/') ? '../../../../../' : '../../../', import.meta.url));
+
+const isApiPath = (url: string) => /^\/(api|oidc|ws|rtc)(\/|$|\?)/.test(url);
+
+/**
+ * Serves the React app: the production build from dist/client, or — with `npm run dev` — Vite in
+ * middleware mode with hot reload. Unknown non-API paths get index.html so client routes work.
+ */
+export async function registerClientAssets(app: FastifyInstance, dev: boolean): Promise<void> {
+  if (dev) return registerViteDevServer(app);
+  const root = join(REPO_ROOT, 'dist', 'client');
+  const indexFile = join(root, 'index.html');
+  if (!existsSync(indexFile)) {
+    throw new Error(`The client is not built (${indexFile} missing): run "npm run build" or "npm start".`);
+  }
+  await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  const indexHtml = readFileSync(indexFile, 'utf8');
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method !== 'GET' || isApiPath(request.url) || !request.headers.accept?.includes('text/html')) {
+      return reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+}
+
+async function registerViteDevServer(app: FastifyInstance): Promise<void> {
+  const { createServer } = await import('vite');
+  const middie = await import('@fastify/middie');
+  await app.register(middie.default);
+  const vite = await createServer({
+    configFile: join(REPO_ROOT, 'vite.config.ts'),
+    server: { middlewareMode: true, hmr: { server: app.server } },
+    appType: 'custom',
+  });
+  app.use((req, res, next) => {
+    if (isApiPath(req.url ?? '')) return next();
+    vite.middlewares(req, res, next);
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' || isApiPath(request.url)) {
+      return reply.status(404).send({ message: `Not found: ${request.method} ${request.url}` });
+    }
+    const template = readFileSync(join(REPO_ROOT, 'client', 'index.html'), 'utf8');
+    const html = await vite.transformIndexHtml(request.url, template);
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
+  app.addHook('onClose', async () => vite.close());
+}
