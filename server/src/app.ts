@@ -53,6 +53,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSignInRoutes(app, relyingParty);
   if (config.oidc.builtIn) await registerBuiltInProvider(app);
 
+  // Feature routes: one line per feature folder.
+  // (end of feature routes)
+
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);
   else registerJsonNotFound(app);
   return app;
