@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { resolveConfig } from './config/config.js';
 import { ConfigError, parseEnv } from './config/env.js';
@@ -5,6 +6,8 @@ import { openDatabase } from './db/database.js';
 
 async function main(): Promise<void> {
   const dev = process.argv.includes('--dev');
+  // A .env file next to package.json is read when present; real environment variables win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
     config = resolveConfig(parseEnv(process.env), { dev });
