@@ -1,0 +1,13 @@
+import { REMOTE_AUDIO_CONTAINER_ID } from '../features/voice/transport/remote-audio';
+import { AppRoutes } from './AppRoutes';
+import { Providers } from './Providers';
+
+export function App() {
+  return (
+    <Providers>
+      <AppRoutes />
+      {/* Spec §2: the page container remote audio elements are attached to, on every screen. */}
+      <div id={REMOTE_AUDIO_CONTAINER_ID} hidden />
+    </Providers>
+  );
+}

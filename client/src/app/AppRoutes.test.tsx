@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { User } from '../../../protocol/user';
+import { createQueryClient } from '../lib/query-client';
+import { AppRoutes } from './AppRoutes';
+import { Providers } from './Providers';
+
+const ADA: User = {
+  id: 'u1',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  profileImageUrl: null,
+  subscriptionTier: 'free',
+};
+
+/** Answers `GET /api/auth/user` at the network edge (global fetch). */
+function authUserAnswers(answer: () => Promise<Response>): void {
+  vi.stubGlobal('fetch', (input: RequestInfo | URL) => {
+    const url = input instanceof Request ? input.url : input.toString();
+    if (url === '/api/auth/user') return answer();
+    return Promise.resolve(new Response('Not Found', { status: 404 }));
+  });
+}
+
+const signedOut = () =>
+  authUserAnswers(() =>
+    Promise.resolve(Response.json({ message: 'Unauthorized' }, { status: 401 })),
+  );
+const signedIn = () => authUserAnswers(() => Promise.resolve(Response.json(ADA)));
+
+function renderAt(path: string) {
+  window.history.replaceState(null, '', path);
+  return render(
+    <Providers queryClient={createQueryClient()}>
+      <AppRoutes />
+    </Providers>,
+  );
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('signed out', () => {
+  it.each(['/', '/settings', '/upgrade'])('shows the sign-in landing on %s', async (path) => {
+    signedOut();
+    renderAt(path);
+    expect(await screen.findByRole('button', { name: 'Continue to Sign In' })).toBeTruthy();
+    expect(screen.getByText('Welcome to Chirp')).toBeTruthy();
+    expect(screen.getByText('Instant voice channels')).toBeTruthy();
+    expect(screen.getByText('Secure authentication')).toBeTruthy();
+    expect(screen.getByText('Real-time presence')).toBeTruthy();
+    expect(screen.getByText(/Terms of Service/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+  });
+
+  it('shows the Redirecting screen after Continue to Sign In', async () => {
+    signedOut();
+    renderAt('/');
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue to Sign In' }));
+    expect(screen.getByText('Connecting…')).toBeTruthy();
+    expect(screen.getByText('Redirecting to sign in…')).toBeTruthy();
+  });
+
+  it.each([
+    ['a server error', () => Promise.resolve(new Response('boom', { status: 500 }))],
+    ['a missing endpoint', () => Promise.resolve(new Response('', { status: 404 }))],
+    ['a network failure', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('treats %s of the user call as signed out', async (_name, answer) => {
+    authUserAnswers(answer);
+    renderAt('/');
+    expect(await screen.findByRole('button', { name: 'Continue to Sign In' })).toBeTruthy();
+  });
+});
+
+describe('any other route', () => {
+  it('shows 404 Page Not Found when signed out', async () => {
+    signedOut();
+    renderAt('/no/such/page');
+    expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
+  });
+
+  it('shows 404 Page Not Found when signed in', async () => {
+    signedIn();
+    renderAt('/channels');
+    expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
+  });
+});
+
+describe('while the user loads', () => {
+  it('shows Loading', () => {
+    authUserAnswers(() => new Promise<Response>(() => undefined));
+    renderAt('/');
+    expect(screen.getByText('Loading')).toBeTruthy();
+    expect(screen.getByRole('status')).toBeTruthy();
+  });
+});
+
+describe('signed in', () => {
+  it('shows the main screen with the top bar', async () => {
+    signedIn();
+    renderAt('/');
+    expect(await screen.findByText('No channel selected')).toBeTruthy();
+    expect(screen.getByText('Chirp')).toBeTruthy();
+    for (const name of ['Contacts', 'Channels', 'Share', 'Settings', 'Logout']) {
+      expect(screen.getByRole('button', { name })).toBeTruthy();
+    }
+  });
+
+  it('goes to Settings and Back', async () => {
+    signedIn();
+    renderAt('/');
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    expect(screen.getByRole('heading', { name: 'Settings' })).toBeTruthy();
+    expect(window.location.pathname).toBe('/settings');
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByText('No channel selected')).toBeTruthy();
+  });
+
+  it('shows the Upgrade placeholder', async () => {
+    signedIn();
+    renderAt('/upgrade');
+    expect(await screen.findByRole('heading', { name: 'Upgrade' })).toBeTruthy();
+  });
+});

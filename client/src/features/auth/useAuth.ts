@@ -1,0 +1,37 @@
+import { useQuery, type QueryFunction } from '@tanstack/react-query';
+import type { User } from '../../../../protocol/user';
+import { getQueryFn } from '../../lib/query-client';
+
+export const AUTH_USER_QUERY_KEY = ['/api/auth/user'] as const;
+
+export type AuthState = {
+  /** The signed-in user, or null when signed out (or while loading). */
+  user: User | null;
+  isLoading: boolean;
+  isAuthenticated: boolean;
+};
+
+const fetchUserOrNull = getQueryFn<User>({ on401: 'returnNull' });
+
+/** 401 means signed out; any other failure also shows the landing, but is worth a log line. */
+const fetchAuthUser: QueryFunction<User | null> = async (context) => {
+  try {
+    return await fetchUserOrNull(context);
+  } catch (error) {
+    // An aborted fetch is TanStack cancelling an unobserved query (e.g. StrictMode's remount), not a failure.
+    if (!context.signal.aborted)
+      console.error('Could not load the signed-in user; showing the sign-in landing.', error);
+    throw error;
+  }
+};
+
+/** The current user from `GET /api/auth/user` (spec §6: signed in exactly when it returns data). */
+export function useAuth(): AuthState {
+  const { data, isLoading } = useQuery({
+    queryKey: AUTH_USER_QUERY_KEY,
+    queryFn: fetchAuthUser,
+    retry: false,
+  });
+  const user = data ?? null;
+  return { user, isLoading, isAuthenticated: user !== null };
+}
