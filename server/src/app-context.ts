@@ -1,10 +1,16 @@
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { PresenceReader } from './presence/presence-reader.js';
+import type { ChannelEvents } from './realtime/channel-events.js';
 
 /** What every feature of the server may use; decorated on the Fastify instance as `app.ctx`. */
 export interface AppContext {
   config: Config;
   database: DatabaseHandle;
+  /** Live presence for REST answers; the socket layer replaces the all-offline default. */
+  presence: PresenceReader;
+  /** Where REST announces channel changes; the socket layer replaces the silent default. */
+  channelEvents: ChannelEvents;
 }
 
 declare module 'fastify' {

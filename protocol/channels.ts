@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { messageResponseSchema } from './responses.js';
+import { userIdSchema } from './users.js';
+
+export const CHANNEL_NAME_MAX_LENGTH = 64;
+export const CHANNEL_ROLES = ['admin', 'member'] as const;
+export const channelRoleSchema = z.enum(CHANNEL_ROLES);
+export type ChannelRole = z.infer<typeof channelRoleSchema>;
+
+/** Channel ids are PostgreSQL `serial`s: positive and at most 2^31-1. Path params arrive as strings. */
+export const channelIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+
+export const channelSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  createdBy: z.string(),
+  memberCount: z.number(),
+});
+export type Channel = z.infer<typeof channelSchema>;
+export const channelsResponseSchema = z.array(channelSchema);
+
+/** Spec §5: trimmed before use, never empty; DESIGN §3: at most 64 characters. */
+export const channelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Channel name cannot be empty')
+  .max(
+    CHANNEL_NAME_MAX_LENGTH,
+    `Channel name must be at most ${CHANNEL_NAME_MAX_LENGTH} characters`,
+  );
+
+export const createChannelBodySchema = z.object({ name: channelNameSchema });
+export type CreateChannelBody = z.infer<typeof createChannelBodySchema>;
+
+/** `/api/channels/{id}` and `/api/channels/{id}/members` */
+export const channelParamsSchema = z.object({ id: channelIdSchema });
+
+/** `/api/channels/{id}/members/{memberId}[/mute|/poke]`: a member id is the member's user id. */
+export const memberParamsSchema = z.object({ id: channelIdSchema, memberId: userIdSchema });
+
+export const channelMemberSchema = z.object({
+  /** The member's user id (DESIGN §3 "Member ids"); `userId` repeats it. */
+  id: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  role: channelRoleSchema,
+  isOnline: z.boolean(),
+  isActiveInChannel: z.boolean(),
+  isTalking: z.boolean(),
+  isMutedInChannel: z.boolean(),
+  email: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+});
+export type ChannelMember = z.infer<typeof channelMemberSchema>;
+export const channelMembersResponseSchema = z.array(channelMemberSchema);
+
+/**
+ * `POST /api/channels/{id}/members`: the spec sends `{userId}`. `{email}` is accepted instead so the
+ * contact-picker invite gets the server's 404 for an unknown address (spec §8 "Not found").
+ */
+export const addMemberBodySchema = z.union([
+  z.object({ userId: userIdSchema }).strict(),
+  z.object({ email: z.string().trim().toLowerCase().pipe(z.email().max(320)) }).strict(),
+]);
+export type AddMemberBody = z.infer<typeof addMemberBodySchema>;
+
+export const pokeResponseSchema = messageResponseSchema;
+export type PokeResponse = z.infer<typeof pokeResponseSchema>;
+
+/** `/api/muted-users/{channelId}` */
+export const mutedUsersParamsSchema = z.object({ channelId: channelIdSchema });
+export const mutedUsersResponseSchema = z.object({ mutedUsers: z.array(z.string()) });
+export type MutedUsersResponse = z.infer<typeof mutedUsersResponseSchema>;
+
+/** Poke limit (DESIGN §3): one poke per (from, to) pair per this many milliseconds. */
+export const POKE_INTERVAL_MS = 10_000;

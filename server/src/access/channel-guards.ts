@@ -1,0 +1,70 @@
+import type { FastifyRequest } from 'fastify';
+import type { SessionUser } from '../auth/session-store.js';
+import { requireUser } from '../auth/require-user.js';
+import {
+  findChannel,
+  findMembership,
+  type ChannelRow,
+  type MembershipRow,
+} from '../channels/membership-store.js';
+import { forbidden, notFound } from '../http/errors.js';
+
+export interface ChannelAccess {
+  user: SessionUser;
+  channel: ChannelRow;
+  /** The caller's own membership, null when not a member. */
+  membership: MembershipRow | null;
+}
+
+/**
+ * Guard: the signed-in caller and an existing channel (401, then 404). Existence is not a secret —
+ * member tier sees every channel — so a missing channel is 404 and a refused one 403 for everyone.
+ */
+export async function requireChannel(
+  request: FastifyRequest,
+  channelId: number,
+): Promise<ChannelAccess> {
+  const user = await requireUser(request);
+  const { db } = request.server.ctx.database;
+  const channel = await findChannel(db, channelId);
+  if (!channel) throw notFound('Channel not found');
+  const membership = await findMembership(db, channelId, user.id);
+  return { user, channel, membership };
+}
+
+export const isSuperadmin = (user: SessionUser) => user.subscriptionTier === 'superadmin';
+
+/** A channel's admin: its creator (role admin), or any superadmin (DESIGN §3 "Channels"). */
+export const isChannelAdmin = (access: ChannelAccess) =>
+  access.membership?.role === 'admin' || isSuperadmin(access.user);
+
+/** Guard: a member of the channel — for acts done as a member, like poking. */
+export async function requireChannelMember(
+  request: FastifyRequest,
+  channelId: number,
+): Promise<ChannelAccess> {
+  const access = await requireChannel(request, channelId);
+  if (!access.membership) throw forbidden('You are not a member of this channel');
+  return access;
+}
+
+/** Guard: may see inside the channel (members, mutes, invite links): a member or a superadmin. */
+export async function requireChannelReader(
+  request: FastifyRequest,
+  channelId: number,
+): Promise<ChannelAccess> {
+  const access = await requireChannel(request, channelId);
+  if (!access.membership && !isSuperadmin(access.user))
+    throw forbidden('You are not a member of this channel');
+  return access;
+}
+
+/** Guard: may manage the channel (add, remove, mute, delete): its admin or a superadmin. */
+export async function requireChannelAdmin(
+  request: FastifyRequest,
+  channelId: number,
+): Promise<ChannelAccess> {
+  const access = await requireChannel(request, channelId);
+  if (!isChannelAdmin(access)) throw forbidden('Only the channel admin can do this');
+  return access;
+}

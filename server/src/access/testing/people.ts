@@ -1,0 +1,56 @@
+import { expect } from 'vitest';
+import type { User } from '../../../../protocol/user.js';
+import { signInBuiltIn, TestClient } from '../../testing/http-client.js';
+import type { TestServer } from '../../testing/test-server.js';
+
+/** A signed-in test user: their own cookie jar plus who they are. */
+export interface Person {
+  client: TestClient;
+  id: string;
+  email: string;
+  name: string;
+}
+
+export async function signIn(server: TestServer, name: string, email: string): Promise<Person> {
+  const client = new TestClient(server.baseUrl);
+  await signInBuiltIn(client, { name, email });
+  const response = await client.request('/api/auth/user');
+  expect(response.status).toBe(200);
+  const user = (await response.json()) as User;
+  return { client, id: user.id, email: user.email!, name };
+}
+
+/** Tier changes go through the real endpoint, as the superadmin (the first user to sign in). */
+export async function setTier(
+  superadmin: Person,
+  person: Person,
+  tier: 'free' | 'member' | 'admin',
+): Promise<void> {
+  const response = await superadmin.client.request(`/api/users/${person.id}/subscription`, {
+    method: 'POST',
+    json: { subscriptionTier: tier },
+  });
+  expect(response.status).toBe(200);
+}
+
+export async function createChannel(admin: Person, name: string): Promise<number> {
+  const response = await admin.client.request('/api/channels', { method: 'POST', json: { name } });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+export async function addToChannel(
+  admin: Person,
+  channelId: number,
+  person: Person,
+): Promise<void> {
+  const response = await admin.client.request(`/api/channels/${channelId}/members`, {
+    method: 'POST',
+    json: { userId: person.id },
+  });
+  expect(response.status).toBe(201);
+}
+
+export async function body<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}

@@ -1,0 +1,40 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { User } from '../../../protocol/user.js';
+import type { Database } from '../db/database.js';
+import { blocks, users } from '../db/schema.js';
+import type { Queryable } from '../channels/membership-store.js';
+import { userViewColumns } from '../users/user-directory.js';
+
+export async function hasBlocked(
+  db: Queryable,
+  blockerId: string,
+  blockedId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ blockerId: blocks.blockerId })
+    .from(blocks)
+    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Idempotent: blocking twice leaves one block. */
+export async function block(db: Database, blockerId: string, blockedId: string): Promise<void> {
+  await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
+}
+
+/** Idempotent: unblocking someone not blocked changes nothing. */
+export async function unblock(db: Database, blockerId: string, blockedId: string): Promise<void> {
+  await db
+    .delete(blocks)
+    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+}
+
+export async function listBlocked(db: Database, blockerId: string): Promise<User[]> {
+  return db
+    .select(userViewColumns)
+    .from(blocks)
+    .innerJoin(users, eq(users.id, blocks.blockedId))
+    .where(eq(blocks.blockerId, blockerId))
+    .orderBy(asc(blocks.createdAt), asc(users.id));
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { userParamsSchema } from '../../../protocol/users.js';
+import { requireUser } from '../auth/require-user.js';
+import { blockUser, unblockUser } from './block-actions.js';
+import { listBlocked } from './block-store.js';
+
+export function registerBlockingRoutes(app: FastifyInstance): void {
+  const { ctx } = app;
+
+  app.get('/api/blocked-users', async (request) => {
+    const user = await requireUser(request);
+    return listBlocked(ctx.database.db, user.id);
+  });
+
+  app.post('/api/users/:id/block', async (request) => {
+    const { id } = userParamsSchema.parse(request.params);
+    const user = await requireUser(request);
+    return blockUser(ctx.database.db, user.id, id);
+  });
+
+  app.delete('/api/users/:id/block', async (request) => {
+    const { id } = userParamsSchema.parse(request.params);
+    const user = await requireUser(request);
+    return unblockUser(ctx.database.db, user.id, id);
+  });
+}

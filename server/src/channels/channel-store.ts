@@ -1,0 +1,52 @@
+import { asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Channel } from '../../../protocol/channels.js';
+import type { Database } from '../db/database.js';
+import { channelMembers, channels } from '../db/schema.js';
+import { insertMembership, memberIdsOf } from './membership-store.js';
+
+async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
+  const query = db
+    .select({
+      id: channels.id,
+      name: channels.name,
+      createdBy: channels.createdBy,
+      memberCount: count(channelMembers.userId),
+    })
+    .from(channels)
+    .leftJoin(channelMembers, eq(channelMembers.channelId, channels.id));
+  return (where ? query.where(where) : query).groupBy(channels.id).orderBy(asc(channels.id));
+}
+
+export function listAllChannels(db: Database): Promise<Channel[]> {
+  return selectChannels(db);
+}
+
+export function listChannelsOf(db: Database, userId: string): Promise<Channel[]> {
+  const mine = db
+    .select({ id: channelMembers.channelId })
+    .from(channelMembers)
+    .where(eq(channelMembers.userId, userId));
+  return selectChannels(db, inArray(channels.id, mine));
+}
+
+/** The creator becomes the channel's admin member in the same transaction. */
+export async function createChannel(
+  db: Database,
+  name: string,
+  creatorId: string,
+): Promise<Channel> {
+  return db.transaction(async (tx) => {
+    const [channel] = await tx.insert(channels).values({ name, createdBy: creatorId }).returning();
+    await insertMembership(tx, channel!.id, creatorId, 'admin');
+    return { id: channel!.id, name: channel!.name, createdBy: channel!.createdBy, memberCount: 1 };
+  });
+}
+
+/** Deletes the channel (memberships and invites cascade) and returns who was in it, for the event. */
+export async function deleteChannel(db: Database, channelId: number): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const memberIds = await memberIdsOf(tx, channelId);
+    await tx.delete(channels).where(eq(channels.id, channelId));
+    return memberIds;
+  });
+}

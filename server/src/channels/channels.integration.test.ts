@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Channel, ChannelMember } from '../../../protocol/channels.js';
+import { body, createChannel, setTier, signIn, type Person } from '../access/testing/people.js';
+import type { ChannelEvent } from '../realtime/channel-events.js';
+import { TestClient } from '../testing/http-client.js';
+import { testDatabases } from '../testing/test-databases.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+
+describe.each(testDatabases())('channels on $name', (database) => {
+  let server: TestServer;
+  let superadmin: Person, admin: Person, member: Person, free: Person;
+  const events: ChannelEvent[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+    server.app.ctx.channelEvents = { publish: (event) => events.push(event) };
+    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    admin = await signIn(server, 'Ann Admin', 'ann@example.com');
+    member = await signIn(server, 'Max Member', 'max@example.com');
+    free = await signIn(server, 'Fred Free', 'fred@example.com');
+    await setTier(superadmin, admin, 'admin');
+    await setTier(superadmin, member, 'member');
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const allChannels = async () => body<Channel[]>(await superadmin.client.request('/api/channels'));
+  const create = (who: Person | TestClient, json: unknown) =>
+    ('client' in who ? who.client : who).request('/api/channels', { method: 'POST', json });
+
+  it('creates a channel with a trimmed name, the creator as its admin member', async () => {
+    const response = await create(admin, { name: '  Family  ' });
+    expect(response.status).toBe(201);
+    const channel = await body<Channel>(response);
+    expect(channel).toEqual({
+      id: channel.id,
+      name: 'Family',
+      createdBy: admin.id,
+      memberCount: 1,
+    });
+    expect(channel.id).toBeTypeOf('number');
+    const members = await body<ChannelMember[]>(
+      await admin.client.request(`/api/channels/${channel.id}/members`),
+    );
+    expect(members).toMatchObject([
+      { id: admin.id, userId: admin.id, role: 'admin', name: 'Ann Admin' },
+    ]);
+  });
+
+  it('refuses bad names with an error field and writes nothing', async () => {
+    const before = await allChannels();
+    for (const json of [
+      { name: '   ' },
+      { name: '' },
+      {},
+      { name: 42 },
+      { name: 'x'.repeat(65) },
+    ]) {
+      const response = await create(admin, json);
+      expect(response.status).toBe(400);
+      const failure = await body<{ error: string; message: string }>(response);
+      expect(failure.error).toEqual(expect.any(String));
+      expect(failure.message).toEqual(failure.error);
+    }
+    const empty = await body<{ error: string }>(await create(admin, { name: ' ' }));
+    expect(empty.error).toBe('Channel name cannot be empty');
+    const broken = await admin.client.request('/api/channels', {
+      method: 'POST',
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken.status).toBe(400);
+    expect(await body<object>(broken)).toHaveProperty('error');
+    expect(await allChannels()).toEqual(before);
+  });
+
+  it('accepts a name of exactly 64 characters', async () => {
+    expect((await create(admin, { name: 'y'.repeat(64) })).status).toBe(201);
+  });
+
+  it('lets only admin and superadmin tiers create, with an error field on refusal', async () => {
+    const before = await allChannels();
+    for (const who of [member, free]) {
+      const response = await create(who, { name: 'Nope' });
+      expect(response.status).toBe(403);
+      expect(Object.keys(await body<object>(response)).sort()).toEqual(['error', 'message']);
+    }
+    const guest = await create(new TestClient(server.baseUrl), { name: 'Nope' });
+    expect(guest.status).toBe(401);
+    expect(await body<object>(guest)).toEqual({ error: 'Unauthorized', message: 'Unauthorized' });
+    expect(await allChannels()).toEqual(before);
+    expect((await create(superadmin, { name: 'Owners' })).status).toBe(201);
+  });
+
+  it('lists every channel to member tier and above, and only their own to free users', async () => {
+    const id = await createChannel(admin, 'Visible');
+    const everything = await allChannels();
+    expect(everything.map((c) => c.id)).toContain(id);
+    expect(await body<Channel[]>(await member.client.request('/api/channels'))).toEqual(everything);
+    expect(await body<Channel[]>(await free.client.request('/api/channels'))).toEqual([]);
+    await admin.client.request(`/api/channels/${id}/members`, {
+      method: 'POST',
+      json: { userId: free.id },
+    });
+    const freeView = await body<Channel[]>(await free.client.request('/api/channels'));
+    expect(freeView).toEqual([{ id, name: 'Visible', createdBy: admin.id, memberCount: 2 }]);
+  });
+
+  it("lists a user's own channels, and anyone's to a superadmin only", async () => {
+    const id = await createChannel(admin, 'Mine');
+    const own = await body<Channel[]>(
+      await admin.client.request(`/api/users/${admin.id}/channels`),
+    );
+    expect(own.map((c) => c.id)).toContain(id);
+    expect(own.every((c) => typeof c.memberCount === 'number')).toBe(true);
+    const seen = await body<Channel[]>(
+      await superadmin.client.request(`/api/users/${admin.id}/channels`),
+    );
+    expect(seen).toEqual(own);
+    const refused = await member.client.request(`/api/users/${admin.id}/channels`);
+    expect(refused.status).toBe(403);
+    expect(Object.keys(await body<object>(refused))).toEqual(['message']);
+    expect((await superadmin.client.request('/api/users/nobody/channels')).status).toBe(404);
+    expect(
+      await body<Channel[]>(await member.client.request(`/api/users/${member.id}/channels`)),
+    ).toEqual([]);
+  });
+
+  it('deletes a channel for its admin or a superadmin, and tells its members', async () => {
+    const id = await createChannel(admin, 'Short-lived');
+    await admin.client.request(`/api/channels/${id}/members`, {
+      method: 'POST',
+      json: { userId: member.id },
+    });
+    expect((await member.client.request(`/api/channels/${id}`, { method: 'DELETE' })).status).toBe(
+      403,
+    );
+    expect((await free.client.request(`/api/channels/${id}`, { method: 'DELETE' })).status).toBe(
+      403,
+    );
+    events.length = 0;
+    const response = await admin.client.request(`/api/channels/${id}`, { method: 'DELETE' });
+    expect(response.status).toBe(200);
+    expect(await body<object>(response)).toEqual({ message: 'Channel deleted' });
+    expect(events).toMatchObject([{ type: 'channel_deleted', channelId: id }]);
+    expect(events[0]).toHaveProperty('memberIds', [admin.id, member.id].sort());
+    expect((await admin.client.request(`/api/channels/${id}`, { method: 'DELETE' })).status).toBe(
+      404,
+    );
+    expect((await admin.client.request(`/api/channels/${id}/members`)).status).toBe(404);
+
+    const other = await createChannel(admin, 'Removed by the owner');
+    expect(
+      (await superadmin.client.request(`/api/channels/${other}`, { method: 'DELETE' })).status,
+    ).toBe(200);
+  });
+
+  it('answers 400 for a malformed channel id and 404 for a missing one', async () => {
+    expect((await admin.client.request('/api/channels/abc', { method: 'DELETE' })).status).toBe(
+      400,
+    );
+    expect((await admin.client.request('/api/channels/0/members')).status).toBe(400);
+    expect((await admin.client.request('/api/channels/99999999999/members')).status).toBe(400);
+    expect((await admin.client.request('/api/channels/999999/members')).status).toBe(404);
+  });
+});

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ChannelMember, MutedUsersResponse } from '../../../protocol/channels.js';
+import {
+  addToChannel,
+  body,
+  createChannel,
+  setTier,
+  signIn,
+  type Person,
+} from '../access/testing/people.js';
+import { nobodyOnline } from '../presence/presence-reader.js';
+import type { ChannelEvent } from '../realtime/channel-events.js';
+import { testDatabases } from '../testing/test-databases.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+
+describe.each(testDatabases())('channel members on $name', (database) => {
+  let server: TestServer;
+  let superadmin: Person, admin: Person, member: Person, free: Person, other: Person;
+  let channelId: number;
+  const events: ChannelEvent[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+    server.app.ctx.channelEvents = { publish: (event) => events.push(event) };
+    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    admin = await signIn(server, 'Ann Admin', 'ann@example.com');
+    member = await signIn(server, 'Max Member', 'max@example.com');
+    free = await signIn(server, 'Fred', 'fred@example.com');
+    other = await signIn(server, 'Olga Other', 'olga@example.com');
+    await setTier(superadmin, admin, 'admin');
+    await setTier(superadmin, member, 'member');
+  });
+  beforeEach(async () => {
+    channelId = await createChannel(admin, 'Family');
+    events.length = 0;
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const path = (rest = '') => `/api/channels/${channelId}/members${rest}`;
+  const add = (who: Person, json: unknown) => who.client.request(path(), { method: 'POST', json });
+  const members = async (who = admin) => body<ChannelMember[]>(await who.client.request(path()));
+  const muted = async (who = admin) =>
+    (await body<MutedUsersResponse>(await who.client.request(`/api/muted-users/${channelId}`)))
+      .mutedUsers;
+
+  it('lists members as cards: id is the user id, name per spec §3, offline until sockets say otherwise', async () => {
+    await addToChannel(admin, channelId, free);
+    expect(await members()).toEqual([
+      {
+        id: admin.id,
+        userId: admin.id,
+        name: 'Ann Admin',
+        role: 'admin',
+        isOnline: false,
+        isActiveInChannel: false,
+        isTalking: false,
+        isMutedInChannel: false,
+        email: 'ann@example.com',
+        profileImageUrl: null,
+      },
+      expect.objectContaining({ id: free.id, name: 'fred@example.com', role: 'member' }),
+    ]);
+  });
+
+  it('reads presence from the injected presence reader', async () => {
+    server.app.ctx.presence = {
+      presenceIn: async (id, userIds) =>
+        new Map(
+          userIds
+            .filter((userId) => id === channelId && userId === admin.id)
+            .map((userId) => [
+              userId,
+              { isOnline: true, isActiveInChannel: true, isTalking: true },
+            ]),
+        ),
+    };
+    try {
+      const [card] = await members();
+      expect(card).toMatchObject({
+        id: admin.id,
+        isOnline: true,
+        isActiveInChannel: true,
+        isTalking: true,
+      });
+    } finally {
+      server.app.ctx.presence = nobodyOnline;
+    }
+  });
+
+  it('adds a user by id or by e-mail, once, and announces it', async () => {
+    const added = await add(admin, { userId: free.id });
+    expect(added.status).toBe(201);
+    expect(await body<ChannelMember>(added)).toMatchObject({
+      id: free.id,
+      role: 'member',
+      isMutedInChannel: false,
+    });
+    expect(events).toMatchObject([{ type: 'member_added', channelId, member: { id: free.id } }]);
+    const again = await add(admin, { userId: free.id });
+    expect(again.status).toBe(409);
+    expect((await body<{ message: string }>(again)).message).toContain('already');
+    expect((await add(admin, { email: ' OLGA@example.com ' })).status).toBe(201);
+    expect((await add(admin, { email: 'nobody@example.com' })).status).toBe(404);
+    expect((await add(admin, { userId: 'no-such-user' })).status).toBe(404);
+    expect((await add(admin, { email: 'not an email' })).status).toBe(400);
+    expect((await add(admin, {})).status).toBe(400);
+    expect((await members()).map((m) => m.id)).toEqual([admin.id, free.id, other.id]);
+  });
+
+  it('lets a superadmin add members to any channel', async () => {
+    expect((await add(superadmin, { userId: other.id })).status).toBe(201);
+  });
+
+  it('lets member tier join by itself, but not add others; free users join only when added', async () => {
+    expect((await add(member, { userId: other.id })).status).toBe(403);
+    expect((await add(member, { userId: member.id })).status).toBe(201);
+    expect((await add(free, { userId: free.id })).status).toBe(403);
+    expect((await add(free, { email: 'fred@example.com' })).status).toBe(403);
+    expect((await members()).map((m) => m.id)).toEqual([admin.id, member.id]);
+  });
+
+  it('refuses to add someone who has blocked the one adding (403), and nothing is written', async () => {
+    expect(
+      (await other.client.request(`/api/users/${admin.id}/block`, { method: 'POST' })).status,
+    ).toBe(200);
+    const refused = await add(admin, { userId: other.id });
+    expect(refused.status).toBe(403);
+    expect((await body<{ message: string }>(refused)).message).not.toContain('already');
+    expect((await members()).map((m) => m.id)).toEqual([admin.id]);
+    // Someone else the blocker did not block may still add them.
+    expect((await add(superadmin, { userId: other.id })).status).toBe(201);
+    await other.client.request(`/api/users/${admin.id}/block`, { method: 'DELETE' });
+  });
+
+  it('lets the admin remove members and any member leave, announcing both', async () => {
+    await addToChannel(admin, channelId, free);
+    await addToChannel(admin, channelId, other);
+    expect((await free.client.request(path(`/${other.id}`), { method: 'DELETE' })).status).toBe(
+      403,
+    );
+    const removed = await admin.client.request(path(`/${other.id}`), { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(await body<object>(removed)).toEqual({ message: 'Member removed' });
+    expect((await free.client.request(path(`/${free.id}`), { method: 'DELETE' })).status).toBe(200);
+    expect(events.filter((e) => e.type === 'member_removed')).toEqual([
+      { type: 'member_removed', channelId, userId: other.id },
+      { type: 'member_removed', channelId, userId: free.id },
+    ]);
+    expect((await members()).map((m) => m.id)).toEqual([admin.id]);
+    expect((await admin.client.request(path(`/${free.id}`), { method: 'DELETE' })).status).toBe(
+      404,
+    );
+    expect((await free.client.request(path(`/${free.id}`), { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('never removes the creator: they delete the channel instead', async () => {
+    expect((await admin.client.request(path(`/${admin.id}`), { method: 'DELETE' })).status).toBe(
+      403,
+    );
+    expect(
+      (await superadmin.client.request(path(`/${admin.id}`), { method: 'DELETE' })).status,
+    ).toBe(403);
+    expect((await members()).map((m) => m.id)).toEqual([admin.id]);
+  });
+
+  it('mutes and unmutes a member, idempotently, for the admin or a superadmin', async () => {
+    await addToChannel(admin, channelId, free);
+    const mute = (who: Person, method: 'POST' | 'DELETE', target = free) =>
+      who.client.request(path(`/${target.id}/mute`), { method });
+    expect((await mute(free, 'POST', admin)).status).toBe(403);
+    const response = await mute(admin, 'POST');
+    expect(response.status).toBe(200);
+    expect(await body<ChannelMember>(response)).toMatchObject({
+      id: free.id,
+      isMutedInChannel: true,
+    });
+    expect((await mute(admin, 'POST')).status).toBe(200);
+    expect(await muted(free)).toEqual([free.id]);
+    expect((await members()).find((m) => m.id === free.id)?.isMutedInChannel).toBe(true);
+    expect(events.find((e) => e.type === 'member_muted')).toMatchObject({
+      channelId,
+      member: { id: free.id, isMutedInChannel: true },
+    });
+    expect((await mute(superadmin, 'DELETE')).status).toBe(200);
+    expect(await muted()).toEqual([]);
+    expect((await mute(admin, 'POST', other)).status).toBe(404);
+  });
+
+  it('keeps members, mutes and invite links of a channel from non-members (403) but not from a superadmin', async () => {
+    for (const who of [member, free]) {
+      const response = await who.client.request(path());
+      expect(response.status).toBe(403);
+      expect(Object.keys(await body<object>(response))).toEqual(['message']);
+      expect((await who.client.request(`/api/muted-users/${channelId}`)).status).toBe(403);
+    }
+    expect((await members(superadmin)).map((m) => m.id)).toEqual([admin.id]);
+    expect(await muted(superadmin)).toEqual([]);
+    expect((await admin.client.request('/api/muted-users/999999')).status).toBe(404);
+  });
+
+  it('pokes a member once per 10 seconds, and announces it', async () => {
+    await addToChannel(admin, channelId, free);
+    await addToChannel(admin, channelId, other);
+    events.length = 0;
+    const poke = (who: Person, target: Person) =>
+      who.client.request(path(`/${target.id}/poke`), { method: 'POST' });
+    const first = await poke(free, admin);
+    expect(first.status).toBe(200);
+    expect(await body<object>(first)).toEqual({ message: 'Poke sent' });
+    expect(events).toEqual([{ type: 'poke', channelId, from: free.id, to: admin.id }]);
+    expect((await poke(free, admin)).status).toBe(429);
+    expect((await poke(free, other)).status).toBe(200);
+    expect((await poke(admin, free)).status).toBe(200);
+    expect((await poke(free, free)).status).toBe(400);
+    expect((await poke(free, member)).status).toBe(404);
+    expect((await poke(member, admin)).status).toBe(403);
+    expect((await poke(superadmin, admin)).status).toBe(403);
+  });
+
+  it('refuses a poke towards someone who blocked the poker', async () => {
+    await addToChannel(admin, channelId, other);
+    await other.client.request(`/api/users/${member.id}/block`, { method: 'POST' });
+    await add(member, { userId: member.id });
+    expect(
+      (await member.client.request(path(`/${other.id}/poke`), { method: 'POST' })).status,
+    ).toBe(403);
+    await other.client.request(`/api/users/${member.id}/block`, { method: 'DELETE' });
+  });
+});

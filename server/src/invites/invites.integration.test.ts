@@ -1,0 +1,124 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelMember } from '../../../protocol/channels.js';
+import type { InviteResponse } from '../../../protocol/invites.js';
+import {
+  addToChannel,
+  body,
+  createChannel,
+  setTier,
+  signIn,
+  type Person,
+} from '../access/testing/people.js';
+import { invites } from '../db/schema.js';
+import type { ChannelEvent } from '../realtime/channel-events.js';
+import { testDatabases } from '../testing/test-databases.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { hashInviteToken } from './invite-token.js';
+
+describe.each(testDatabases())('invites on $name', (database) => {
+  let server: TestServer;
+  let superadmin: Person, admin: Person, free: Person, newcomer: Person;
+  let channelId: number;
+  const events: ChannelEvent[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+    server.app.ctx.channelEvents = { publish: (event) => events.push(event) };
+    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    admin = await signIn(server, 'Ann Admin', 'ann@example.com');
+    free = await signIn(server, 'Fred Free', 'fred@example.com');
+    newcomer = await signIn(server, 'Dee New', 'dee@example.com');
+    await setTier(superadmin, admin, 'admin');
+    channelId = await createChannel(admin, 'Family');
+    await addToChannel(admin, channelId, free);
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const generate = async (person: Person, id: unknown = channelId) => {
+    const response = await person.client.request(`/api/invite/generate?channelId=${String(id)}`);
+    return {
+      status: response.status,
+      url: response.ok ? new URL((await body<InviteResponse>(response)).inviteUrl) : null,
+    };
+  };
+  const accept = (person: Person, token: unknown) =>
+    person.client.request('/api/invite/accept', { method: 'POST', json: { token } });
+  const memberIds = async () =>
+    (
+      await body<ChannelMember[]>(await admin.client.request(`/api/channels/${channelId}/members`))
+    ).map((m) => m.id);
+
+  it('gives any member a link on the public origin with the channel and a random token', async () => {
+    const { status, url } = await generate(free);
+    expect(status).toBe(200);
+    expect(url!.origin).toBe(server.config.publicUrl.origin);
+    expect(url!.pathname).toBe('/');
+    expect(url!.searchParams.get('channel')).toBe(String(channelId));
+    expect(url!.searchParams.get('invite')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await generate(free)).url!.searchParams.get('invite')).not.toBe(
+      url!.searchParams.get('invite'),
+    );
+  });
+
+  it('stores only the SHA-256 of the token, valid for 7 days', async () => {
+    const before = Date.now();
+    const token = (await generate(admin)).url!.searchParams.get('invite')!;
+    const rows = await server.database.db
+      .select()
+      .from(invites)
+      .where(eq(invites.tokenHash, hashInviteToken(token)));
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    const ttl = rows[0]!.expiresAt.getTime() - before;
+    expect(ttl).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
+    expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600_000 + 60_000);
+  });
+
+  it('refuses links for non-members (403), missing channels (404) and bad ids (400)', async () => {
+    expect((await generate(newcomer)).status).toBe(403);
+    expect((await generate(admin, 999999)).status).toBe(404);
+    expect((await generate(admin, 'abc')).status).toBe(400);
+    expect((await admin.client.request('/api/invite/generate')).status).toBe(400);
+    expect((await generate(superadmin)).status).toBe(200);
+  });
+
+  it('makes whoever accepts a member, idempotently, and announces the newcomer', async () => {
+    const token = (await generate(admin)).url!.searchParams.get('invite')!;
+    events.length = 0;
+    const response = await accept(newcomer, token);
+    expect(response.status).toBe(200);
+    expect(await body<object>(response)).toEqual({ channelId });
+    expect(await memberIds()).toContain(newcomer.id);
+    expect(events).toMatchObject([
+      { type: 'member_added', channelId, member: { id: newcomer.id } },
+    ]);
+    expect((await accept(newcomer, token)).status).toBe(200);
+    expect((await accept(free, token)).status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it('answers 404 for unknown or expired tokens and 400 for a missing one, adding nobody', async () => {
+    const before = await memberIds();
+    const outsider = await signIn(server, 'Eli Out', 'eli@example.com');
+    expect((await accept(outsider, 'x'.repeat(43))).status).toBe(404);
+    const token = (await generate(admin)).url!.searchParams.get('invite')!;
+    await server.database.db
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.tokenHash, hashInviteToken(token)));
+    expect((await accept(outsider, token)).status).toBe(404);
+    expect((await accept(outsider, '')).status).toBe(400);
+    expect((await accept(outsider, 123)).status).toBe(400);
+    expect(await memberIds()).toEqual(before);
+  });
+
+  it('stops working when the channel is deleted', async () => {
+    const token = (await generate(admin)).url!.searchParams.get('invite')!;
+    await admin.client.request(`/api/channels/${channelId}`, { method: 'DELETE' });
+    expect((await accept(newcomer, token)).status).toBe(404);
+  });
+});

@@ -1,0 +1,28 @@
+/** A member's live state in one channel, as the sockets know it (DESIGN §3 "Members and presence"). */
+export interface MemberPresence {
+  isOnline: boolean;
+  isActiveInChannel: boolean;
+  isTalking: boolean;
+}
+
+/**
+ * Where REST reads presence from. The socket layer supplies the real one; until then everyone is
+ * offline. Asynchronous and batched because presence may live in Redis across instances.
+ */
+export interface PresenceReader {
+  /** Users missing from the answer are offline. */
+  presenceIn(
+    channelId: number,
+    userIds: readonly string[],
+  ): Promise<ReadonlyMap<string, MemberPresence>>;
+}
+
+export const OFFLINE: MemberPresence = Object.freeze({
+  isOnline: false,
+  isActiveInChannel: false,
+  isTalking: false,
+});
+
+export const nobodyOnline: PresenceReader = {
+  presenceIn: async () => new Map(),
+};

@@ -1,0 +1,22 @@
+import type { ChannelMember } from '../../../protocol/channels.js';
+
+/**
+ * Changes REST makes that sockets must push (DESIGN §3). Published after the change is committed.
+ * `channel_deleted` carries the former members because the rows are gone by then.
+ */
+export type ChannelEvent =
+  | { type: 'member_added'; channelId: number; member: ChannelMember }
+  | { type: 'member_removed'; channelId: number; userId: string }
+  | { type: 'member_muted'; channelId: number; member: ChannelMember }
+  | { type: 'channel_deleted'; channelId: number; memberIds: string[] }
+  | { type: 'poke'; channelId: number; from: string; to: string };
+
+export interface ChannelEvents {
+  /** Must not throw or block the request: delivery is best effort and asynchronous. */
+  publish(event: ChannelEvent): void;
+}
+
+/** Used until the socket layer is wired in: REST works, nobody is told live. */
+export const unpublishedChannelEvents: ChannelEvents = {
+  publish: () => undefined,
+};

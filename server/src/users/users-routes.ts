@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  changeSubscriptionBodySchema,
+  userChannelsParamsSchema,
+  userParamsSchema,
+} from '../../../protocol/users.js';
+import { requireSelfOrSuperadmin, requireSuperadmin } from '../access/tier-guards.js';
+import { requireUser } from '../auth/require-user.js';
+import { changeSubscription } from './subscription.js';
+import { channelsOfUser } from './user-channels.js';
+import { listUsers } from './user-directory.js';
+
+export function registerUserRoutes(app: FastifyInstance): void {
+  const { ctx } = app;
+
+  app.get('/api/users', async (request) => {
+    await requireUser(request);
+    return listUsers(ctx.database.db);
+  });
+
+  app.get('/api/users/:userId/channels', async (request) => {
+    const { userId } = userChannelsParamsSchema.parse(request.params);
+    await requireSelfOrSuperadmin(request, userId);
+    return channelsOfUser(ctx.database.db, userId);
+  });
+
+  app.post('/api/users/:id/subscription', async (request) => {
+    const { id } = userParamsSchema.parse(request.params);
+    const { subscriptionTier } = changeSubscriptionBodySchema.parse(request.body);
+    await requireSuperadmin(request);
+    return changeSubscription(ctx.database.db, id, subscriptionTier);
+  });
+}
