@@ -7,12 +7,21 @@ import type { AppContext } from './app-context.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
+import { registerBlockingRoutes } from './blocking/blocking-routes.js';
+import { registerChannelRoutes } from './channels/channels-routes.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerContactRoutes } from './contacts/contacts-routes.js';
+import { registerInviteRoutes } from './invites/invites-routes.js';
+import { nobodyOnline } from './presence/presence-reader.js';
+import { unpublishedChannelEvents } from './realtime/channel-events.js';
+import { registerRealtime } from './realtime/realtime.js';
+import { registerUsage } from './usage/usage.js';
+import { registerUserRoutes } from './users/users-routes.js';
 import { registerClientAssets } from './web/client-assets.js';
 
 export interface BuildAppOptions {
@@ -34,14 +43,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
-  const ctx: AppContext = { config, database };
+  const ctx: AppContext = {
+    config,
+    database,
+    presence: nobodyOnline,
+    channelEvents: unpublishedChannelEvents,
+  };
   app.decorate('ctx', ctx);
 
   registerErrorHandler(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
-  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
+  // Frames over 64 KB close the socket; feature sockets drop smaller messages they find too big.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await registerSecurityHeaders(app, config.publicUrl, config.dev);
   registerSameOriginCheck(app, config.publicUrl);
 
@@ -54,6 +69,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (config.oidc.builtIn) await registerBuiltInProvider(app);
 
   // Feature routes: one line per feature folder.
+  registerRealtime(app);
+  registerUserRoutes(app);
+  registerChannelRoutes(app);
+  registerContactRoutes(app);
+  registerBlockingRoutes(app);
+  registerInviteRoutes(app);
+  registerUsage(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

@@ -10,6 +10,7 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
+  redisPrefix: string;
   sessionSecret: string;
   oidc: { issuerUrl: string; clientId: string; clientSecret: string | undefined; builtIn: boolean };
   superadminEmails: string[];
@@ -40,6 +41,7 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
     databaseUrl: env.DATABASE_URL,
     dataDir,
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     sessionSecret,
     oidc: builtIn
       ? {

@@ -49,6 +49,8 @@ export const envSchema = z
     DATABASE_URL: url('postgres://user:pass@host:5432/db'),
     DATA_DIR: optionalString.default('./data'),
     REDIS_URL: url('redis://host:6379'),
+    /** Key and channel prefix, so several Chirp deployments (or test runs) can share one Redis. */
+    REDIS_PREFIX: optionalString.default('chirp:'),
     SESSION_SECRET: optionalString.refine(
       (v) => v === undefined || v.length >= 32,
       'must be at least 32 characters',

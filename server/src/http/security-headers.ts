@@ -5,26 +5,36 @@ import type { FastifyInstance } from 'fastify';
  * Helmet with a CSP that allows the app's own sockets (ws/wss on this host), inline styles (Radix
  * positions popovers with style attributes) and media from blobs (remote audio streams).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: URL, dev: boolean): Promise<void> {
-  const wsOrigin = `${publicUrl.protocol === 'https:' ? 'wss' : 'ws'}://${publicUrl.host}`;
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  publicUrl: URL,
+  dev: boolean,
+): Promise<void> {
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        mediaSrc: ["'self'", 'blob:', 'data:'],
-        connectSrc: ["'self'", wsOrigin, ...(dev ? ['ws:'] : [])],
-        workerSrc: ["'self'", 'blob:'],
-        manifestSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: publicUrl.protocol === 'https:' ? [] : null,
-      },
-    },
+    contentSecurityPolicy: { directives: cspDirectives(publicUrl, dev) },
     // Voice needs cross-origin-isolation off (AudioWorklet and WebRTC work without it).
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: publicUrl.protocol === 'https:',
   });
+}
+
+/** The app's CSP; a route may allow one more exact inline script by its hash. */
+export function cspDirectives(publicUrl: URL, dev: boolean, scriptHashes: string[] = []) {
+  const wsOrigin = `${publicUrl.protocol === 'https:' ? 'wss' : 'ws'}://${publicUrl.host}`;
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: [
+      ...(dev ? ["'self'", "'unsafe-inline'"] : ["'self'"]),
+      ...scriptHashes.map((h) => `'sha256-${h}'`),
+    ],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+    mediaSrc: ["'self'", 'blob:', 'data:'],
+    connectSrc: ["'self'", wsOrigin, ...(dev ? ['ws:'] : [])],
+    workerSrc: ["'self'", 'blob:'],
+    manifestSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    upgradeInsecureRequests: publicUrl.protocol === 'https:' ? [] : null,
+  };
 }

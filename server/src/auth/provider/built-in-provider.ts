@@ -7,7 +7,8 @@ import { BUILT_IN_CLIENT_ID } from '../../config/config.js';
 import { builtInClientSecret } from '../relying-party.js';
 import { findLocalAccount, signInOrRegister } from './local-accounts.js';
 import { databaseAdapter, purgeExpiredPayloads } from './oidc-adapter.js';
-import { renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
+import { cspDirectives } from '../../http/security-headers.js';
+import { AUTO_LOGOUT_SCRIPT_HASH, renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { loadSigningKey } from './signing-key.js';
 
@@ -200,6 +201,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     app.route({
       method: ['GET', 'POST', 'HEAD', 'OPTIONS'],
       url,
+      helmet: { contentSecurityPolicy: { directives: cspDirectives(publicUrl, config.dev, [AUTO_LOGOUT_SCRIPT_HASH]) } },
       onRequest: handOver,
       handler: async () => undefined,
     });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 const escape = (value: string) =>
   value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -56,15 +58,18 @@ export function renderSignInPage(options: {
 </html>`;
 }
 
+const AUTO_LOGOUT_SCRIPT =
+  "var f=document.getElementById('op.logoutForm');var y=document.createElement('input');" +
+  "y.type='hidden';y.name='logout';y.value='yes';f.appendChild(y);f.submit();";
+
+/** The CSP hash that lets exactly the auto-logout script run, and nothing else inline. */
+export const AUTO_LOGOUT_SCRIPT_HASH = createHash('sha256').update(AUTO_LOGOUT_SCRIPT).digest('base64');
+
 /** Ends the provider session without asking again: the app's own Logout button already asked. */
 export function renderAutoLogoutPage(form: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing out · Chirp</title></head>
 <body><p>Signing out…</p>${form}
-<script>
-  var f = document.getElementById('op.logoutForm');
-  var yes = document.createElement('input'); yes.type = 'hidden'; yes.name = 'logout'; yes.value = 'yes';
-  f.appendChild(yes); f.submit();
-</script>
+<script>${AUTO_LOGOUT_SCRIPT}</script>
 <noscript><button form="op.logoutForm" name="logout" value="yes">Sign out</button></noscript>
 </body></html>`;
 }

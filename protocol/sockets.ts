@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { channelMemberSchema } from './channels.js';
+
+/** The `/ws` socket: presence, channel pushes and (later) call signalling share one connection. */
+export const WS_PATH = '/ws';
+/** Messages larger than this are dropped (DESIGN §3 "Requests and sockets"). */
+export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
+
+const channelId = z.number().int().positive().max(2_147_483_647);
+
+/**
+ * Channel messages the client sends (spec §7): type, channelId and userId. The server never trusts
+ * the userId — it acts for the socket's signed-in user — but the field is kept for the contract.
+ */
+const channelMessage = <T extends string>(type: T) =>
+  z.object({ type: z.literal(type), channelId, userId: z.string().max(200).optional() });
+
+export const joinChannelSchema = channelMessage('join_channel');
+export const leaveChannelSchema = channelMessage('leave_channel');
+export const startTalkingSchema = channelMessage('start_talking');
+export const stopTalkingSchema = channelMessage('stop_talking');
+
+export const channelClientMessageSchema = z.discriminatedUnion('type', [
+  joinChannelSchema,
+  leaveChannelSchema,
+  startTalkingSchema,
+  stopTalkingSchema,
+]);
+export type ChannelClientMessage = z.infer<typeof channelClientMessageSchema>;
+
+/** A member's card changed; clients update it in place by id, or append it (spec §3). */
+export const memberUpdateSchema = z.object({
+  type: z.literal('member_update'),
+  channelId,
+  member: channelMemberSchema,
+});
+export type MemberUpdate = z.infer<typeof memberUpdateSchema>;
+
+/** Someone poked you (DESIGN §3 "Poke"). */
+export const pokeMessageSchema = z.object({
+  type: z.literal('poke'),
+  channelId,
+  from: z.object({ id: z.string(), name: z.string() }),
+});
+export type PokeMessage = z.infer<typeof pokeMessageSchema>;
+
+/** Membership or channel changed: refetch channel lists and members now instead of at the next poll. */
+export const CHANNEL_CHANGES = ['member_added', 'member_removed', 'member_muted', 'channel_deleted'] as const;
+export const channelChangedSchema = z.object({
+  type: z.literal('channel_changed'),
+  channelId,
+  change: z.enum(CHANNEL_CHANGES),
+  /** The user the change is about (added, removed or muted), when there is one. */
+  userId: z.string().optional(),
+});
+export type ChannelChanged = z.infer<typeof channelChangedSchema>;
+
+export const channelServerMessageSchema = z.discriminatedUnion('type', [
+  memberUpdateSchema,
+  pokeMessageSchema,
+  channelChangedSchema,
+]);
+export type ChannelServerMessage = z.infer<typeof channelServerMessageSchema>;

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { PresenceStore, UserPresenceState } from './presence-store.js';
+
+
+/**
+ * Presence across instances. Each instance keeps a hash of the users it holds and beats a heartbeat
+ * in a sorted set; readers only trust instances that beat within `liveMs`. The hash outlives the
+ * heartbeat so that a surviving instance can reap it and tell channels those users went offline.
+ */
+export class RedisPresenceStore implements PresenceStore {
+  readonly instanceId = randomUUID();
+  private readonly redis: Redis;
+  private readonly timer: NodeJS.Timeout;
+
+  private readonly instances: string;
+  private readonly hashKey: (instanceId: string) => string;
+
+  constructor(
+    url: string,
+    namespace: string,
+    onError: (error: unknown) => void,
+    private readonly liveMs = 30_000,
+    heartbeatMs = 10_000,
+  ) {
+    this.instances = `${namespace}instances`;
+    this.hashKey = (instanceId) => `${namespace}presence:${instanceId}`;
+    this.redis = new Redis(url, { maxRetriesPerRequest: 3 });
+    this.redis.on('error', onError);
+    const beat = () => {
+      this.heartbeat().catch(onError);
+    };
+    beat();
+    this.timer = setInterval(beat, heartbeatMs);
+    this.timer.unref();
+  }
+
+  async put(userId: string, state: UserPresenceState): Promise<void> {
+    await this.redis.hset(this.hashKey(this.instanceId), userId, JSON.stringify(state));
+  }
+
+  async remove(userId: string): Promise<void> {
+    await this.redis.hdel(this.hashKey(this.instanceId), userId);
+  }
+
+  async read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>> {
+    const result = new Map<string, UserPresenceState[]>();
+    if (userIds.length === 0) return result;
+    const live = await this.redis.zrangebyscore(this.instances, Date.now() - this.liveMs, '+inf');
+    if (live.length === 0) return result;
+    const pipeline = this.redis.pipeline();
+    for (const instance of live) pipeline.hmget(this.hashKey(instance), ...userIds);
+    const replies = (await pipeline.exec()) ?? [];
+    for (const [error, values] of replies) {
+      if (error) throw error;
+      (values as (string | null)[]).forEach((value, index) => {
+        if (value === null) return;
+        const id = userIds[index]!;
+        const list = result.get(id) ?? [];
+        list.push(JSON.parse(value) as UserPresenceState);
+        result.set(id, list);
+      });
+    }
+    return result;
+  }
+
+  async reapDeadInstances(): Promise<string[]> {
+    const dead = await this.redis.zrangebyscore(this.instances, '-inf', Date.now() - this.liveMs);
+    const users: string[] = [];
+    for (const instance of dead) {
+      // Whoever removes the entry first owns the clean-up.
+      if ((await this.redis.zrem(this.instances, instance)) !== 1) continue;
+      users.push(...(await this.redis.hkeys(this.hashKey(instance))));
+      await this.redis.del(this.hashKey(instance));
+    }
+    return users;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.redis.zrem(this.instances, this.instanceId).catch(() => undefined);
+    await this.redis.del(this.hashKey(this.instanceId)).catch(() => undefined);
+    await this.redis.quit().catch(() => undefined);
+  }
+
+  private async heartbeat(): Promise<void> {
+    await this.redis
+      .multi()
+      .zadd(this.instances, Date.now(), this.instanceId)
+      .pexpire(this.hashKey(this.instanceId), this.liveMs * 4)
+      .exec();
+  }
+}

@@ -1,0 +1,94 @@
+import type { Bus } from './bus.js';
+import { userTopic } from './bus.js';
+
+/** One connected `/ws` socket of a signed-in user, as the rest of the server sees it. */
+export interface ClientSocket {
+  readonly id: string;
+  readonly userId: string;
+  send(message: object): void;
+  close(code: number, reason: string): void;
+}
+
+/** Runs on this instance before a bus message reaches a local socket (e.g. to drop a removed member). */
+export type DeliveryHook = (socket: ClientSocket, message: unknown) => void;
+
+/**
+ * The sockets held by this instance and the bus topics they listen to. A topic is subscribed on the
+ * bus while at least one local socket needs it.
+ */
+export class SocketHub {
+  private readonly byUser = new Map<string, Set<ClientSocket>>();
+  private readonly byTopic = new Map<string, { sockets: Set<ClientSocket>; unsubscribe: Promise<() => Promise<void>> }>();
+  private readonly topicsOf = new Map<ClientSocket, Set<string>>();
+  private deliveryHook: DeliveryHook = () => undefined;
+
+  constructor(private readonly bus: Bus) {}
+
+  onDeliver(hook: DeliveryHook): void {
+    this.deliveryHook = hook;
+  }
+
+  /** Adds a socket; returns true when it is its user's first socket on this instance. */
+  async add(socket: ClientSocket): Promise<boolean> {
+    let sockets = this.byUser.get(socket.userId);
+    const first = !sockets;
+    if (!sockets) this.byUser.set(socket.userId, (sockets = new Set()));
+    sockets.add(socket);
+    await this.join(socket, userTopic(socket.userId));
+    return first;
+  }
+
+  /** Removes a socket; returns true when its user has no socket left on this instance. */
+  async remove(socket: ClientSocket): Promise<boolean> {
+    for (const topic of [...(this.topicsOf.get(socket) ?? [])]) await this.leave(socket, topic);
+    this.topicsOf.delete(socket);
+    const sockets = this.byUser.get(socket.userId);
+    sockets?.delete(socket);
+    if (sockets && sockets.size === 0) {
+      this.byUser.delete(socket.userId);
+      return true;
+    }
+    return false;
+  }
+
+  hasUser(userId: string): boolean {
+    return this.byUser.has(userId);
+  }
+
+  get socketCount(): number {
+    return this.topicsOf.size;
+  }
+
+  async join(socket: ClientSocket, topic: string): Promise<void> {
+    let topics = this.topicsOf.get(socket);
+    if (!topics) this.topicsOf.set(socket, (topics = new Set()));
+    if (topics.has(topic)) return;
+    topics.add(topic);
+    const entry = this.byTopic.get(topic);
+    if (entry) {
+      entry.sockets.add(socket);
+      await entry.unsubscribe;
+      return;
+    }
+    const sockets = new Set([socket]);
+    const unsubscribe = this.bus.subscribe(topic, (message) => {
+      for (const target of [...sockets]) {
+        this.deliveryHook(target, message);
+        target.send(message as object);
+      }
+    });
+    this.byTopic.set(topic, { sockets, unsubscribe });
+    await unsubscribe;
+  }
+
+  async leave(socket: ClientSocket, topic: string): Promise<void> {
+    this.topicsOf.get(socket)?.delete(topic);
+    const entry = this.byTopic.get(topic);
+    if (!entry) return;
+    entry.sockets.delete(socket);
+    if (entry.sockets.size === 0) {
+      this.byTopic.delete(topic);
+      await (await entry.unsubscribe)();
+    }
+  }
+}
