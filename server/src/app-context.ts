@@ -2,6 +2,7 @@ import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { PresenceReader } from './presence/presence-reader.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
+import type { Realtime } from './realtime/realtime.js';
 
 /** What every feature of the server may use; decorated on the Fastify instance as `app.ctx`. */
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   presence: PresenceReader;
   /** Where REST announces channel changes; the socket layer replaces the silent default. */
   channelEvents: ChannelEvents;
+  /** The `/ws` layer (bus, local sockets, message router); set when the app registers it. */
+  realtime?: Realtime;
 }
 
 declare module 'fastify' {

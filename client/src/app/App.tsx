@@ -1,11 +1,14 @@
 import { REMOTE_AUDIO_CONTAINER_ID } from '../features/voice/transport/remote-audio';
+import { RealtimeProvider } from '../features/realtime/RealtimeProvider';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
 
 export function App() {
   return (
     <Providers>
-      <AppRoutes />
+      <RealtimeProvider>
+        <AppRoutes />
+      </RealtimeProvider>
       {/* Spec §2: the page container remote audio elements are attached to, on every screen. */}
       <div id={REMOTE_AUDIO_CONTAINER_ID} hidden />
     </Providers>

@@ -7,7 +7,7 @@ import { InProcessBus, type Bus } from './bus.js';
 import { busChannelEvents } from './channel-event-publisher.js';
 import { registerChannelSocketRoute } from './channel-socket-route.js';
 import { RedisBus } from './redis-bus.js';
-import { SocketHub } from './socket-hub.js';
+import { SocketHub, type ClientSocket } from './socket-hub.js';
 import { SocketRouter } from './socket-router.js';
 
 export interface Realtime {
@@ -15,6 +15,8 @@ export interface Realtime {
   hub: SocketHub;
   router: SocketRouter;
   presence: PresenceService;
+  /** Called after a `/ws` socket of this instance closed and presence was updated (e.g. calls end). */
+  onSocketClosed(listener: (socket: ClientSocket) => Promise<void>): void;
 }
 
 const REAP_INTERVAL_MS = 10_000;
@@ -49,9 +51,13 @@ export function registerRealtime(app: FastifyInstance): Realtime {
       presence.evict(socket, channelId).catch((error: unknown) => app.log.error({ err: error }, 'evict failed'));
     }
   });
+  const closedListeners: ((socket: ClientSocket) => Promise<void>)[] = [];
   registerChannelSocketRoute(app, router, {
     opened: (socket) => presence.socketOpened(socket),
-    closed: (socket) => presence.socketClosed(socket),
+    closed: async (socket) => {
+      await presence.socketClosed(socket);
+      for (const listener of closedListeners) await listener(socket);
+    },
   });
 
   const reaper = setInterval(() => {
@@ -63,5 +69,13 @@ export function registerRealtime(app: FastifyInstance): Realtime {
     await store.close();
     await bus.close();
   });
-  return { bus, hub, router, presence };
+  const realtime: Realtime = {
+    bus,
+    hub,
+    router,
+    presence,
+    onSocketClosed: (listener) => void closedListeners.push(listener),
+  };
+  app.ctx.realtime = realtime;
+  return realtime;
 }

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SocketConnection, reconnectDelay, socketUrl } from './socket-connection';
+
+/** A stand-in for the browser WebSocket at the network edge; the connection logic is real. */
+class FakeSocket {
+  static readonly OPEN = 1;
+  readyState = 0;
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  serverOpens() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  serverDrops() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+}
+
+describe('SocketConnection', () => {
+  let sockets: FakeSocket[];
+  const make = () => new SocketConnection('ws://x/ws', () => {
+    const socket = new FakeSocket();
+    sockets.push(socket);
+    return socket as unknown as WebSocket;
+  });
+
+  beforeEach(() => {
+    sockets = [];
+    vi.useFakeTimers();
+    vi.stubGlobal('WebSocket', FakeSocket);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('goes connecting → connected → disconnected, and sends only while open', () => {
+    const connection = make();
+    const states: string[] = [];
+    connection.onState((s) => states.push(s));
+    connection.open();
+    expect(connection.send({ type: 'join_channel', channelId: 1 })).toBe(false);
+    sockets[0]!.serverOpens();
+    expect(connection.send({ type: 'join_channel', channelId: 1 })).toBe(true);
+    expect(sockets[0]!.sent).toEqual(['{"type":"join_channel","channelId":1}']);
+    connection.close();
+    expect(states).toEqual(['connecting', 'connected', 'disconnected']);
+  });
+
+  it('reconnects with backoff after a drop, and not after close()', () => {
+    const connection = make();
+    connection.open();
+    sockets[0]!.serverOpens();
+    sockets[0]!.serverDrops();
+    expect(connection.state).toBe('disconnected');
+    vi.advanceTimersByTime(2000);
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.serverOpens();
+    expect(connection.state).toBe('connected');
+    connection.close();
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('routes messages by type and ignores malformed ones', () => {
+    const connection = make();
+    const got: unknown[] = [];
+    connection.on('poke', (m) => got.push(m));
+    connection.open();
+    sockets[0]!.serverOpens();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    sockets[0]!.onmessage?.({ data: '{bad' });
+    sockets[0]!.onmessage?.({ data: '{"type":"member_update"}' });
+    sockets[0]!.onmessage?.({ data: '{"type":"poke","channelId":1}' });
+    expect(got).toEqual([{ type: 'poke', channelId: 1 }]);
+    expect(error).toHaveBeenCalledOnce();
+  });
+
+  it('backs off from about 1 s to at most about 15 s', () => {
+    expect(reconnectDelay(0, () => 0.5)).toBe(1000);
+    expect(reconnectDelay(3, () => 0.5)).toBe(8000);
+    expect(reconnectDelay(10, () => 0.5)).toBe(15_000);
+    expect(reconnectDelay(10, () => 1)).toBe(18_750);
+  });
+
+  it('builds ws and wss URLs with the protocol version', () => {
+    expect(socketUrl({ protocol: 'http:', host: 'localhost:5000' })).toBe('ws://localhost:5000/ws?v=1');
+    expect(socketUrl({ protocol: 'https:', host: 'chirp.example' })).toBe('wss://chirp.example/ws?v=1');
+  });
+});
