@@ -1,0 +1,455 @@
+import { VOICE_CLOSE_CODES, type TrackMapping } from '../../../../../protocol/voice-signalling';
+import { captureMicrophone, type GetUserMedia } from './microphone';
+import { attachRemoteAudio, detachRemoteAudio } from './remote-audio';
+import {
+  SfuConnection,
+  SignallingClosedError,
+  type JoinedMessage,
+  type RoomMessage,
+} from './sfu-connection';
+import { TransportEvents } from './transport-events';
+import {
+  VoiceTransportError,
+  type VoiceDisconnectReason,
+  type VoiceParticipant,
+  type VoiceRoomState,
+  type VoiceTransport,
+  type VoiceTransportEvents,
+} from './voice-transport';
+
+export interface EmbeddedSfuTransportOptions {
+  getUserMedia?: GetUserMedia;
+  document?: Document;
+  createWebSocket?: (url: string) => WebSocket;
+  /** Spec §9: voice room connection timeout. */
+  connectTimeoutMs?: number;
+  /** How long resume / ICE restart may take before falling back to a full rejoin. */
+  recoverWithinMs?: number;
+  /** How long a 'disconnected' peer may recover by itself before we ask for an ICE restart. */
+  iceGraceMs?: number;
+}
+
+/** Close codes after which trying again with the same token is pointless. */
+const FINAL_CLOSE: Record<number, VoiceDisconnectReason> = {
+  [VOICE_CLOSE_CODES.unauthorized]: 'unauthorized',
+  [VOICE_CLOSE_CODES.unsupportedVersion]: 'unsupported_version',
+  [VOICE_CLOSE_CODES.kicked]: 'kicked',
+  [VOICE_CLOSE_CODES.roomClosed]: 'room_closed',
+  [VOICE_CLOSE_CODES.replaced]: 'replaced',
+};
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Voice through the server's built-in SFU on the browser's RTCPeerConnection.
+ *
+ * Recovery, cheapest first: a dropped signalling socket is resumed on a new socket while the peer
+ * connection keeps playing (`signalReconnecting`); a dropped peer connection gets an ICE restart
+ * (`reconnecting`); if neither works in time, the whole session is rejoined with the same token.
+ */
+export class EmbeddedSfuTransport implements VoiceTransport {
+  private currentState: VoiceRoomState = 'disconnected';
+  private readonly events = new TransportEvents();
+  private connection: SfuConnection | undefined;
+  private microphone: MediaStreamTrack | undefined;
+  private microphoneEnabled = false;
+  private self: VoiceParticipant | undefined;
+  private readonly participants = new Map<string, VoiceParticipant>();
+  private readonly audioByMid = new Map<string, HTMLAudioElement>();
+  private url = '';
+  private token = '';
+  /** Bumped by every connect/disconnect so stale async work can tell it is stale. */
+  private generation = 0;
+  private recovering = false;
+  private iceTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly options: Required<Omit<EmbeddedSfuTransportOptions, 'document'>> & {
+    document: Document | undefined;
+  };
+
+  constructor(options: EmbeddedSfuTransportOptions = {}) {
+    this.options = {
+      getUserMedia: options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c)),
+      document: options.document,
+      createWebSocket: options.createWebSocket ?? ((url) => new WebSocket(url)),
+      connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+      recoverWithinMs: options.recoverWithinMs ?? 10_000,
+      iceGraceMs: options.iceGraceMs ?? 2_000,
+    };
+  }
+
+  get state(): VoiceRoomState {
+    return this.currentState;
+  }
+
+  get localParticipant(): VoiceParticipant | undefined {
+    return this.self;
+  }
+
+  get remoteParticipants(): readonly VoiceParticipant[] {
+    return [...this.participants.values()];
+  }
+
+  get isMicrophoneEnabled(): boolean {
+    return this.microphoneEnabled;
+  }
+
+  on<K extends keyof VoiceTransportEvents>(
+    name: K,
+    listener: (event: VoiceTransportEvents[K]) => void,
+  ): () => void {
+    return this.events.on(name, listener);
+  }
+
+  async connect(url: string, token: string): Promise<void> {
+    if (this.currentState !== 'disconnected')
+      throw new VoiceTransportError('failed', 'Already connected or connecting');
+    const generation = ++this.generation;
+    this.url = url;
+    this.token = token;
+    this.setState('connecting');
+    try {
+      await this.ensureMicrophone().catch((error: unknown) => {
+        // Listening still works; setMicrophoneEnabled(true) asks again and reports the denial.
+        console.warn('voice: microphone unavailable at connect', error);
+      });
+      await this.withTimeout(this.join(generation), this.options.connectTimeoutMs);
+      if (generation !== this.generation)
+        throw new VoiceTransportError('failed', 'Disconnected while connecting');
+      this.setState('connected');
+    } catch (error) {
+      if (generation === this.generation) this.teardown();
+      throw toTransportError(error);
+    }
+  }
+
+  disconnect(): Promise<void> {
+    if (this.currentState === 'disconnected') return Promise.resolve();
+    this.generation++;
+    this.teardown();
+    this.microphone?.stop();
+    this.microphone = undefined;
+    this.events.emit('disconnected', { reason: 'client' });
+    return Promise.resolve();
+  }
+
+  async setMicrophoneEnabled(on: boolean): Promise<void> {
+    if (on && this.connection?.joined?.canPublish === false) {
+      throw new VoiceTransportError('forbidden', 'insufficient permissions to publish');
+    }
+    this.microphoneEnabled = on;
+    if (on) {
+      const track = await this.ensureMicrophone();
+      await this.connection?.attachMicrophone(track);
+    }
+    if (this.microphone) this.microphone.enabled = this.microphoneEnabled;
+  }
+
+  /** The peer connection's statistics (diagnostics, tests); undefined while not connected. */
+  async getStats(): Promise<RTCStatsReport | undefined> {
+    return this.connection?.pc?.getStats();
+  }
+
+  // ---- connection lifecycle ----
+
+  private async join(generation: number): Promise<void> {
+    const connection = new SfuConnection(
+      this.url,
+      this.token,
+      this.hooksFor(generation),
+      this.options.createWebSocket,
+    );
+    this.connection = connection;
+    const joined = await connection.open('join');
+    if (generation !== this.generation) return;
+    this.applyJoined(joined);
+    await this.waitForPeer(connection, 'connected');
+  }
+
+  private hooksFor(generation: number): ConstructorParameters<typeof SfuConnection>[2] {
+    const current = () => generation === this.generation;
+    return {
+      onRoomMessage: (message) => current() && this.onRoomMessage(message),
+      onRemoteTrack: (track, mapping) => current() && this.onRemoteTrack(track, mapping),
+      onTracksChanged: (active) => current() && this.onTracksChanged(active),
+      onPeerState: (state) => current() && this.onPeerState(state),
+      onSocketClosed: (code) => current() && this.onSocketClosed(code),
+      microphone: () => this.microphone,
+    };
+  }
+
+  private applyJoined(joined: JoinedMessage): void {
+    this.self = joined.self;
+    const fresh = new Map(joined.participants.map((p) => [p.identity, p]));
+    for (const [identity, participant] of this.participants) {
+      if (!fresh.has(identity)) {
+        this.participants.delete(identity);
+        this.events.emit('participantLeft', participant);
+      }
+    }
+    for (const [identity, participant] of fresh) {
+      if (!this.participants.has(identity)) {
+        this.participants.set(identity, participant);
+        this.events.emit('participantJoined', participant);
+      }
+    }
+  }
+
+  private onRoomMessage(message: RoomMessage): void {
+    switch (message.type) {
+      case 'participant_joined':
+        this.participants.set(message.participant.identity, message.participant);
+        this.events.emit('participantJoined', message.participant);
+        return;
+      case 'participant_left': {
+        const participant = this.participants.get(message.identity);
+        this.participants.delete(message.identity);
+        this.removeAudio((element) => element.dataset.participantIdentity === message.identity);
+        if (participant) this.events.emit('participantLeft', participant);
+        return;
+      }
+      case 'speaking': {
+        const participant = this.participantFor(message.identity);
+        if (participant)
+          this.events.emit('speakingChanged', {
+            participant,
+            speaking: message.speaking,
+            level: message.level,
+          });
+        return;
+      }
+      case 'publisher_muted': {
+        const participant = this.participantFor(message.identity);
+        if (participant)
+          this.events.emit('participantMuted', { participant, muted: message.muted });
+        return;
+      }
+      case 'error':
+        console.warn('voice: server error', message.code, message.message);
+        return;
+    }
+  }
+
+  private onRemoteTrack(track: MediaStreamTrack, mapping: TrackMapping): void {
+    const existing = this.audioByMid.get(mapping.mid);
+    if (existing) detachRemoteAudio(existing);
+    this.audioByMid.set(
+      mapping.mid,
+      attachRemoteAudio(track, mapping, this.options.document ?? document),
+    );
+  }
+
+  private onTracksChanged(active: readonly TrackMapping[]): void {
+    const mids = new Set(active.map((m) => m.mid));
+    this.removeAudio((element) => !mids.has(element.dataset.mid ?? ''));
+  }
+
+  private onPeerState(state: RTCPeerConnectionState): void {
+    if (state === 'connected') {
+      clearTimeout(this.iceTimer);
+      this.iceTimer = undefined;
+      if (this.currentState === 'reconnecting' && !this.recovering) this.setState('connected');
+      return;
+    }
+    if ((state === 'disconnected' || state === 'failed') && this.currentState === 'connected') {
+      // Give a brief network blip the chance to heal by itself before restarting ICE.
+      this.iceTimer ??= setTimeout(
+        () => {
+          this.iceTimer = undefined;
+          void this.recover('ice');
+        },
+        state === 'failed' ? 0 : this.options.iceGraceMs,
+      );
+    }
+  }
+
+  private onSocketClosed(code: number): void {
+    const final = FINAL_CLOSE[code];
+    if (final) {
+      this.finish(final);
+      return;
+    }
+    if (
+      code === 1000 ||
+      code === VOICE_CLOSE_CODES.sessionExpired ||
+      code === VOICE_CLOSE_CODES.serverShutdown
+    ) {
+      void this.recover('rejoin');
+      return;
+    }
+    void this.recover('signal');
+  }
+
+  /** Resume the socket or restart ICE; rejoin if that does not bring media back in time. */
+  private async recover(kind: 'signal' | 'ice' | 'rejoin'): Promise<void> {
+    if (
+      this.recovering ||
+      this.currentState === 'disconnected' ||
+      this.currentState === 'connecting'
+    )
+      return;
+    this.recovering = true;
+    const generation = this.generation;
+    const connection = this.connection;
+    try {
+      if (kind !== 'rejoin' && connection) {
+        this.setState(kind === 'signal' ? 'signalReconnecting' : 'reconnecting');
+        const recovered = await this.tryResume(connection, kind, generation).catch(() => false);
+        if (generation !== this.generation) return;
+        if (recovered) {
+          this.setState('connected');
+          return;
+        }
+      }
+      this.setState('reconnecting');
+      connection?.close(false);
+      this.removeAudio(() => true);
+      await this.withTimeout(this.join(generation), this.options.connectTimeoutMs);
+      if (generation === this.generation) this.setState('connected');
+    } catch (error) {
+      if (generation !== this.generation) return;
+      const code = error instanceof SignallingClosedError ? error.code : undefined;
+      this.finish((code !== undefined && FINAL_CLOSE[code]) || 'connection_lost');
+    } finally {
+      this.recovering = false;
+    }
+  }
+
+  private async tryResume(
+    connection: SfuConnection,
+    kind: 'signal' | 'ice',
+    generation: number,
+  ): Promise<boolean> {
+    const deadline = Date.now() + this.options.recoverWithinMs;
+    if (kind === 'signal') {
+      let backoff = 250;
+      for (;;) {
+        try {
+          const joined = await this.withTimeout(
+            connection.open('resume'),
+            Math.max(1, deadline - Date.now()),
+          );
+          // Joins and leaves during the gap were sent to the dead socket; the snapshot catches up.
+          if (generation === this.generation) this.applyJoined(joined);
+          break;
+        } catch (error) {
+          if (error instanceof SignallingClosedError && error.code >= 4000) return false; // session gone
+          if (Date.now() + backoff >= deadline || generation !== this.generation) return false;
+          await delay(backoff);
+          backoff = Math.min(backoff * 2, 2_000);
+        }
+      }
+    }
+    const pc = connection.pc;
+    if (!pc) return false;
+    if (pc.connectionState === 'connected') return true;
+    connection.requestIceRestart();
+    await this.withTimeout(
+      this.waitForPeer(connection, 'connected'),
+      Math.max(1, deadline - Date.now()),
+    );
+    return true;
+  }
+
+  private waitForPeer(connection: SfuConnection, wanted: RTCPeerConnectionState): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const pc = connection.pc;
+        if (pc?.connectionState === wanted) resolve();
+        else if (connection.isClosed || pc?.connectionState === 'closed')
+          reject(new VoiceTransportError('failed', 'Failed to connect to voice room'));
+        else setTimeout(check, 50);
+      };
+      check();
+    });
+  }
+
+  private async ensureMicrophone(): Promise<MediaStreamTrack> {
+    if (this.microphone && this.microphone.readyState === 'live') return this.microphone;
+    const track = await captureMicrophone(this.options.getUserMedia);
+    track.enabled = this.microphoneEnabled;
+    this.microphone = track;
+    return track;
+  }
+
+  private participantFor(identity: string): VoiceParticipant | undefined {
+    return this.self?.identity === identity ? this.self : this.participants.get(identity);
+  }
+
+  private removeAudio(match: (element: HTMLAudioElement) => boolean): void {
+    for (const [mid, element] of this.audioByMid) {
+      if (match(element)) {
+        detachRemoteAudio(element);
+        this.audioByMid.delete(mid);
+      }
+    }
+  }
+
+  private finish(reason: VoiceDisconnectReason): void {
+    this.generation++;
+    this.teardown();
+    this.events.emit('disconnected', { reason });
+  }
+
+  private teardown(): void {
+    clearTimeout(this.iceTimer);
+    this.iceTimer = undefined;
+    this.connection?.close(true);
+    this.connection = undefined;
+    this.removeAudio(() => true);
+    for (const participant of this.participants.values())
+      this.events.emit('participantLeft', participant);
+    this.participants.clear();
+    this.self = undefined;
+    this.setState('disconnected');
+  }
+
+  private setState(state: VoiceRoomState): void {
+    if (state === this.currentState) return;
+    this.currentState = state;
+    this.events.emit('stateChanged', state);
+  }
+
+  private withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new VoiceTransportError(
+              'timeout',
+              'Connection timeout - please check your internet connection',
+            ),
+          ),
+        ms,
+      );
+      promise.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+}
+
+function toTransportError(error: unknown): VoiceTransportError {
+  if (error instanceof VoiceTransportError) return error;
+  if (error instanceof SignallingClosedError) {
+    if (error.code === VOICE_CLOSE_CODES.unauthorized)
+      return new VoiceTransportError('unauthorized', 'Voice token refused');
+    if (error.code === VOICE_CLOSE_CODES.unsupportedVersion) {
+      return new VoiceTransportError(
+        'unsupported_version',
+        'Voice server speaks another protocol version',
+      );
+    }
+    return new VoiceTransportError(
+      'network',
+      'Network error - please check your internet connection',
+    );
+  }
+  return new VoiceTransportError('failed', 'Failed to connect to voice room');
+}

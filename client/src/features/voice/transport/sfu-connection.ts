@@ -1,0 +1,184 @@
+import {
+  VOICE_SIGNALLING_VERSION,
+  parseVoiceMessage,
+  serverVoiceMessageSchema,
+  type ClientVoiceMessage,
+  type ServerVoiceMessage,
+  type TrackMapping,
+} from '../../../../../protocol/voice-signalling';
+
+export type JoinedMessage = Extract<ServerVoiceMessage, { type: 'joined' }>;
+type OfferMessage = Extract<ServerVoiceMessage, { type: 'offer' }>;
+/** Everything the server sends after `joined`, apart from offers, which this class handles. */
+export type RoomMessage = Exclude<ServerVoiceMessage, JoinedMessage | OfferMessage>;
+
+export interface SfuConnectionHooks {
+  onRoomMessage(message: RoomMessage): void;
+  onRemoteTrack(track: MediaStreamTrack, mapping: TrackMapping): void;
+  /** After each offer: the m-lines that still carry a talker; others' audio elements go away. */
+  onTracksChanged(active: readonly TrackMapping[]): void;
+  onPeerState(state: RTCPeerConnectionState): void;
+  /** The signalling socket closed after `joined` (not by `close()`). */
+  onSocketClosed(code: number): void;
+  microphone(): MediaStreamTrack | undefined;
+}
+
+/** Raised while opening: the close code tells a refused token from a network problem. */
+export class SignallingClosedError extends Error {
+  constructor(readonly code: number) {
+    super(`signalling closed (${code})`);
+  }
+}
+
+/**
+ * One signalling socket plus the browser peer connection it negotiates. The SFU always offers; this
+ * side answers, trickles candidates, attaches the microphone to the publish slot once, and maps
+ * each received m-line to the talker the server named for it. A resume swaps the socket and keeps
+ * the peer connection.
+ */
+export class SfuConnection {
+  pc: RTCPeerConnection | undefined;
+  joined: JoinedMessage | undefined;
+  private ws: WebSocket | undefined;
+  private publishSender: RTCRtpSender | undefined;
+  private readonly mappingByMid = new Map<string, TrackMapping>();
+  private offerChain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+    private readonly hooks: SfuConnectionHooks,
+    private readonly createSocket: (url: string) => WebSocket,
+  ) {}
+
+  /** Opens a socket and sends `join` (new session) or `resume` (same session, new socket). */
+  open(kind: 'join' | 'resume'): Promise<JoinedMessage> {
+    const ws = this.createSocket(this.url);
+    this.ws = ws;
+    return new Promise<JoinedMessage>((resolve, reject) => {
+      let joined = false;
+      ws.onopen = () => {
+        const first: ClientVoiceMessage =
+          kind === 'join' || !this.joined
+            ? { type: 'join', version: VOICE_SIGNALLING_VERSION, token: this.token }
+            : {
+                type: 'resume',
+                version: VOICE_SIGNALLING_VERSION,
+                token: this.token,
+                sessionId: this.joined.sessionId,
+              };
+        ws.send(JSON.stringify(first));
+      };
+      ws.onmessage = (event: MessageEvent) => {
+        // A socket replaced by a later resume attempt has nothing more to say.
+        if (this.ws !== ws || typeof event.data !== 'string') return;
+        const message = parseVoiceMessage(serverVoiceMessageSchema, event.data);
+        if (!message) {
+          console.warn('voice: malformed signalling message ignored');
+          return;
+        }
+        if (message.type === 'joined') {
+          joined = true;
+          this.joined = message;
+          if (!this.pc) this.createPeer(message);
+          resolve(message);
+        } else if (message.type === 'offer') {
+          this.offerChain = this.offerChain
+            .then(() => this.answer(message))
+            .catch((error: unknown) => console.error('voice: negotiation failed', error));
+        } else if (joined) {
+          this.hooks.onRoomMessage(message);
+        }
+      };
+      ws.onclose = (event: CloseEvent) => {
+        if (this.ws !== ws || this.closed) return;
+        if (joined) this.hooks.onSocketClosed(event.code);
+        else reject(new SignallingClosedError(event.code));
+      };
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get isSocketOpen(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  requestIceRestart(): void {
+    this.send({ type: 'restart_ice' });
+  }
+
+  /** Attaches a microphone captured after the publish slot was negotiated; no renegotiation. */
+  async attachMicrophone(track: MediaStreamTrack): Promise<void> {
+    if (this.publishSender && this.publishSender.track !== track)
+      await this.publishSender.replaceTrack(track);
+  }
+
+  close(leave: boolean): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (leave) this.send({ type: 'leave' });
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws && ws.readyState <= WebSocket.OPEN) ws.close(1000);
+    this.pc?.close();
+  }
+
+  private send(message: ClientVoiceMessage): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  private createPeer(joined: JoinedMessage): void {
+    const pc = new RTCPeerConnection({ iceServers: joined.iceServers, bundlePolicy: 'max-bundle' });
+    this.pc = pc;
+    pc.onicecandidate = (event) => {
+      const c = event.candidate;
+      if (!c?.candidate) return;
+      this.send({
+        type: 'ice_candidate',
+        candidate: {
+          candidate: c.candidate,
+          sdpMid: c.sdpMid,
+          sdpMLineIndex: c.sdpMLineIndex,
+          usernameFragment: c.usernameFragment,
+        },
+      });
+    };
+    pc.ontrack = (event) => {
+      const mapping = this.mappingByMid.get(event.transceiver.mid ?? '');
+      if (mapping) this.hooks.onRemoteTrack(event.track, mapping);
+    };
+    pc.onconnectionstatechange = () => this.hooks.onPeerState(pc.connectionState);
+  }
+
+  private async answer(offer: OfferMessage): Promise<void> {
+    const pc = this.pc;
+    if (!pc || this.closed) return;
+    for (const mapping of offer.tracks) this.mappingByMid.set(mapping.mid, mapping);
+    await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
+    if (offer.publishMid !== null && !this.publishSender) {
+      const slot = pc.getTransceivers().find((t) => t.mid === offer.publishMid);
+      if (slot) {
+        // Published once per connection: later talking only flips track.enabled.
+        slot.direction = 'sendonly';
+        this.publishSender = slot.sender;
+        const microphone = this.hooks.microphone();
+        if (microphone) await slot.sender.replaceTrack(microphone);
+      }
+    }
+    const answer = await pc.createAnswer();
+    await pc.setLocalDescription(answer);
+    this.send({
+      type: 'answer',
+      negotiationId: offer.negotiationId,
+      sdp: pc.localDescription?.sdp ?? answer.sdp ?? '',
+    });
+    const active = new Set(offer.tracks.map((t) => t.mid));
+    for (const mid of [...this.mappingByMid.keys()])
+      if (!active.has(mid)) this.mappingByMid.delete(mid);
+    this.hooks.onTracksChanged(offer.tracks);
+  }
+}

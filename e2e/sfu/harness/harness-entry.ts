@@ -1,0 +1,159 @@
+/**
+ * Browser side of the SFU end-to-end test: the real client transport, a WebAudio tone as the
+ * microphone, and measurements (RTP counters, analyser levels) the test reads with page.evaluate.
+ */
+import { EmbeddedSfuTransport } from '../../../client/src/features/voice/transport/embedded-sfu-transport';
+import { REMOTE_AUDIO_CONTAINER_ID } from '../../../client/src/features/voice/transport/remote-audio';
+
+const audioContext = new AudioContext();
+const analysers = new Map<HTMLAudioElement, AnalyserNode>();
+
+/** A 440 Hz tone standing in for a voice: continuous, so its level is easy to assert. */
+function toneMicrophone(): Promise<MediaStream> {
+  const oscillator = audioContext.createOscillator();
+  const gain = audioContext.createGain();
+  gain.gain.value = 0.5;
+  const destination = audioContext.createMediaStreamDestination();
+  oscillator.frequency.value = 440;
+  oscillator.connect(gain).connect(destination);
+  oscillator.start();
+  return Promise.resolve(destination.stream);
+}
+
+function remoteElements(): HTMLAudioElement[] {
+  return [...document.querySelectorAll<HTMLAudioElement>(`#${REMOTE_AUDIO_CONTAINER_ID} audio`)];
+}
+
+function analyserFor(element: HTMLAudioElement): AnalyserNode | undefined {
+  const stream = element.srcObject;
+  if (!(stream instanceof MediaStream)) return undefined;
+  let analyser = analysers.get(element);
+  if (!analyser) {
+    analyser = audioContext.createAnalyser();
+    analyser.fftSize = 2048;
+    audioContext.createMediaStreamSource(stream).connect(analyser);
+    analysers.set(element, analyser);
+  }
+  return analyser;
+}
+
+function rms(analyser: AnalyserNode): number {
+  const samples = new Float32Array(analyser.fftSize);
+  analyser.getFloatTimeDomainData(samples);
+  let sum = 0;
+  for (const sample of samples) sum += sample * sample;
+  return Math.sqrt(sum / samples.length);
+}
+
+let transport: EmbeddedSfuTransport | undefined;
+/** The signalling sockets the transport opened, so a test can speak on them directly. */
+const sockets: WebSocket[] = [];
+const states: string[] = [];
+const speaking: { userId: string; speaking: boolean }[] = [];
+
+const harness = {
+  states,
+  speaking,
+  async connect(url: string, token: string, tone: boolean): Promise<void> {
+    await audioContext.resume();
+    transport = new EmbeddedSfuTransport({
+      ...(tone ? { getUserMedia: toneMicrophone } : {}),
+      createWebSocket: (socketUrl) => {
+        const socket = new WebSocket(socketUrl);
+        sockets.push(socket);
+        return socket;
+      },
+    });
+    transport.on('stateChanged', (state) => states.push(state));
+    transport.on('speakingChanged', (change) =>
+      speaking.push({ userId: change.participant.userId, speaking: change.speaking }),
+    );
+    await transport.connect(url, token);
+  },
+  async setMicrophone(on: boolean): Promise<void> {
+    await transport?.setMicrophoneEnabled(on);
+  },
+  /** The error code setMicrophoneEnabled(true) rejects with, if any. */
+  async microphoneError(): Promise<string | undefined> {
+    try {
+      await transport?.setMicrophoneEnabled(true);
+      return undefined;
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
+  },
+  async disconnect(): Promise<void> {
+    await transport?.disconnect();
+  },
+  /** Asks the SFU for an ICE restart, as the transport does when its connection drops. */
+  requestIceRestart(): void {
+    sockets.at(-1)?.send(JSON.stringify({ type: 'restart_ice' }));
+  },
+  /** The local ICE username fragment of the candidate pair media currently flows on. */
+  async selectedLocalUfrag(): Promise<string | undefined> {
+    const stats = await transport?.getStats();
+    let pairId: string | undefined;
+    stats?.forEach((report: { type: string; selectedCandidatePairId?: string }) => {
+      if (report.type === 'transport') pairId = report.selectedCandidatePairId;
+    });
+    const pair = pairId
+      ? (stats?.get(pairId) as { localCandidateId?: string } | undefined)
+      : undefined;
+    const local = pair?.localCandidateId
+      ? (stats?.get(pair.localCandidateId) as { usernameFragment?: string } | undefined)
+      : undefined;
+    return local?.usernameFragment;
+  },
+  elements(): { identity: string; userId: string }[] {
+    return remoteElements().map((e) => ({
+      identity: e.dataset.participantIdentity ?? '',
+      userId: e.dataset.userId ?? '',
+    }));
+  },
+  /** Highest RMS level per remote user over `samples` reads 50 ms apart (one read: right now). */
+  async levels(samples = 5): Promise<Record<string, number>> {
+    const result: Record<string, number> = {};
+    for (let i = 0; i < samples; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const element of remoteElements()) {
+        const analyser = analyserFor(element);
+        const userId = element.dataset.userId ?? '';
+        if (analyser) result[userId] = Math.max(result[userId] ?? 0, rms(analyser));
+      }
+    }
+    return result;
+  },
+  /** Inbound RTP packets per remote user, and this page's outbound audio packets. */
+  async rtp(): Promise<{ inbound: Record<string, number>; outbound: number }> {
+    const stats = await transport?.getStats();
+    const userByMid = new Map(
+      remoteElements().map((e) => [e.dataset.mid ?? '', e.dataset.userId ?? '']),
+    );
+    const inbound: Record<string, number> = {};
+    let outbound = 0;
+    stats?.forEach(
+      (report: {
+        type: string;
+        mid?: string;
+        packetsReceived?: number;
+        packetsSent?: number;
+        kind?: string;
+      }) => {
+        if (report.type === 'inbound-rtp' && report.kind === 'audio') {
+          const userId = userByMid.get(report.mid ?? '') ?? `mid:${report.mid}`;
+          inbound[userId] = (inbound[userId] ?? 0) + (report.packetsReceived ?? 0);
+        }
+        if (report.type === 'outbound-rtp' && report.kind === 'audio')
+          outbound += report.packetsSent ?? 0;
+      },
+    );
+    return { inbound, outbound };
+  },
+};
+
+declare global {
+  interface Window {
+    harness: typeof harness;
+  }
+}
+window.harness = harness;

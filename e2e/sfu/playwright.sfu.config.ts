@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Runs only the SFU browser test, without the app's web server:
+ * `npx playwright test -c e2e/sfu/playwright.sfu.config.ts`. The project config (testDir e2e)
+ * runs the same spec as part of the whole suite.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: 'sfu.spec.ts',
+  outputDir: '../../test-results/sfu',
+  timeout: 90_000,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
+    },
+  },
+});

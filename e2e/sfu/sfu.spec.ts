@@ -1,0 +1,314 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import websocket from '@fastify/websocket';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { build } from 'vite';
+import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling';
+import { createEmbeddedSfu, type EmbeddedSfu } from '../../server/src/voice/sfu/embedded-sfu';
+import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger';
+import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes';
+import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token';
+
+/**
+ * The built-in SFU in real Chromium, before the full app exists: a small Fastify server with only
+ * the SFU and a harness page that bundles the real client transport. Three users; A talks (a
+ * WebAudio tone as microphone), B and C must hear it through the server, A must not hear itself,
+ * and an admin mute must silence A for B and C within a second while A's page keeps sending.
+ */
+const SECRET = 'e2e-sfu-secret-e2e-sfu-secret-e2e-sfu';
+const SILENT = 0.01;
+const AUDIBLE = 0.05;
+
+test.describe.configure({ mode: 'serial' });
+
+let app: FastifyInstance;
+let sfu: EmbeddedSfu;
+let baseUrl = '';
+let bundleDir = '';
+/** Server ends of sockets on the test-only `/rtc-droppable` path, so a test can cut them. */
+const droppable: WebSocket[] = [];
+/** While now < this, `/rtc-droppable` refuses sockets, as an unreachable server would. */
+let refuseUntil = 0;
+
+test.beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'chirp-sfu-harness-'));
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      outDir: bundleDir,
+      emptyOutDir: true,
+      minify: false,
+      lib: {
+        entry: fileURLToPath(new URL('./harness/harness-entry.ts', import.meta.url)),
+        formats: ['es'],
+        fileName: () => 'harness.js',
+      },
+    },
+  });
+  const bundle = readFileSync(join(bundleDir, 'harness.js'), 'utf8');
+
+  sfu = createEmbeddedSfu({
+    verifyToken: createVoiceTokenVerifier({ apiSecret: SECRET }),
+    logger: silentSfuLogger,
+    iceServers: [],
+    iceTcp: true, // as the app configures it
+    // Short, so the rejoin test sees a session expire while its client cannot reach the server.
+    graceMs: 1_500,
+  });
+  app = Fastify({ logger: false });
+  await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
+  registerSfuRoutes(app, sfu);
+  app.get('/rtc-droppable', { websocket: true }, (socket, request) => {
+    if (Date.now() < refuseUntil) {
+      socket.close(1011, 'unavailable');
+      return;
+    }
+    droppable.push(socket);
+    sfu.handleSocket(socket, request);
+  });
+  app.get('/', (_request, reply) =>
+    reply
+      .type('text/html')
+      .send(
+        '<!doctype html><title>SFU harness</title><div id="remote-audio"></div><script type="module" src="/harness.js"></script>',
+      ),
+  );
+  app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
+  app.get('/harness.js', (_request, reply) => reply.type('text/javascript').send(bundle));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+test.afterAll(async () => {
+  await app?.close();
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+});
+
+async function openUser(
+  browser: Browser,
+  userId: string,
+  tone: boolean,
+  path = '/rtc',
+  channelId = 1,
+  adminMuted = false,
+): Promise<Page> {
+  const context = await browser.newContext({ permissions: ['microphone'] });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.log(`[${userId}] ${message.text()}`);
+  });
+  await page.goto(baseUrl);
+  await page.waitForFunction(() => 'harness' in window);
+  const { token } = await createVoiceToken({
+    apiSecret: SECRET,
+    channelId,
+    userId,
+    userName: userId,
+    adminMuted,
+  });
+  const url = `${baseUrl.replace('http', 'ws')}${path}`;
+  await page.evaluate(([u, t, withTone]) => window.harness.connect(u, t, withTone), [
+    url,
+    token,
+    tone,
+  ] as const);
+  return page;
+}
+
+const levels = (page: Page, samples = 5) => page.evaluate((n) => window.harness.levels(n), samples);
+const rtp = (page: Page) => page.evaluate(() => window.harness.rtp());
+
+test('three users: A is heard by B and C through the SFU, not by itself, and an admin mute silences A within 1 s', async ({
+  browser,
+}) => {
+  const a = await openUser(browser, 'user-a', true);
+  const b = await openUser(browser, 'user-b', false);
+  const c = await openUser(browser, 'user-c', false);
+  expect(await a.evaluate(() => window.harness.states)).toEqual(['connecting', 'connected']);
+
+  await a.evaluate(() => window.harness.setMicrophone(true));
+
+  // B and C receive A's audio: inbound RTP grows and the remote stream is audibly non-silent.
+  for (const listener of [b, c]) {
+    await expect
+      .poll(async () => (await levels(listener))['user-a'] ?? 0, { timeout: 15_000 })
+      .toBeGreaterThan(AUDIBLE);
+    const first = (await rtp(listener)).inbound['user-a'] ?? 0;
+    await listener.waitForTimeout(500);
+    expect((await rtp(listener)).inbound['user-a'] ?? 0).toBeGreaterThan(first + 10);
+  }
+  await b.screenshot({ path: test.info().outputPath('listener-b.png') });
+  // The server's speaking estimate (from Opus packet sizes) reaches the listeners.
+  await expect
+    .poll(() =>
+      c.evaluate(() => window.harness.speaking.some((s) => s.userId === 'user-a' && s.speaking)),
+    )
+    .toBe(true);
+
+  // A never gets an element, a stream or a level for itself; B and C keep their mics off.
+  const aElements = await a.evaluate(() => window.harness.elements());
+  expect(aElements.map((e) => e.userId).sort()).toEqual(['user-b', 'user-c']);
+  const aLevels = await levels(a);
+  expect(aLevels['user-a']).toBeUndefined();
+  expect(Math.max(...Object.values(aLevels))).toBeLessThan(SILENT);
+  expect(Object.keys((await rtp(a)).inbound)).not.toContain('user-a');
+
+  // Admin mute: B and C go silent within a second, while A's page keeps sending.
+  const sentBefore = (await rtp(a)).outbound;
+  const mutedAt = Date.now();
+  sfu.setPublisherMuted('channel-1', 'user-a', true);
+  let silentAfterMs = Number.POSITIVE_INFINITY;
+  while (Date.now() - mutedAt < 3_000) {
+    // Single reads: the analyser window itself is ~43 ms of audio.
+    const [lb, lc] = await Promise.all([levels(b, 1), levels(c, 1)]);
+    if ((lb['user-a'] ?? 0) < SILENT && (lc['user-a'] ?? 0) < SILENT) {
+      silentAfterMs = Date.now() - mutedAt;
+      break;
+    }
+  }
+  console.log(`admin mute: B and C silent after ${silentAfterMs} ms`);
+  expect(silentAfterMs).toBeLessThanOrEqual(1_000);
+  // And they stay silent (not a momentary dip in the tone).
+  for (const listener of [b, c])
+    expect((await levels(listener, 6))['user-a'] ?? 0).toBeLessThan(SILENT);
+  const receivedAtMute = (await rtp(b)).inbound['user-a'] ?? 0;
+  await b.waitForTimeout(500);
+  expect((await rtp(b)).inbound['user-a'] ?? 0).toBe(receivedAtMute);
+  expect((await rtp(a)).outbound).toBeGreaterThan(sentBefore + 20);
+
+  // Unmute brings A back.
+  sfu.setPublisherMuted('channel-1', 'user-a', false);
+  await expect
+    .poll(async () => (await levels(b))['user-a'] ?? 0, { timeout: 5_000 })
+    .toBeGreaterThan(AUDIBLE);
+
+  // Releasing the talk button (track disabled, packets keep flowing as silence) ends "speaking".
+  await a.evaluate(() => window.harness.setMicrophone(false));
+  await expect
+    .poll(
+      () =>
+        b.evaluate(
+          () => window.harness.speaking.filter((s) => s.userId === 'user-a').at(-1)?.speaking,
+        ),
+      {
+        timeout: 3_000,
+      },
+    )
+    .toBe(false);
+  await expect
+    .poll(async () => (await levels(b, 1))['user-a'] ?? 1, { timeout: 2_000 })
+    .toBeLessThan(SILENT);
+
+  for (const page of [a, b, c]) await page.evaluate(() => window.harness.disconnect());
+  await expect.poll(() => sfu.participants('channel-1').length).toBe(0);
+});
+
+test('a dropped signalling socket is resumed while audio keeps playing', async ({ browser }) => {
+  const a = await openUser(browser, 'resume-a', true, '/rtc-droppable', 2);
+  const b = await openUser(browser, 'resume-b', false, '/rtc-droppable', 2);
+  await a.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(b))['resume-a'] ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
+  const identitiesBefore = sfu
+    .participants('channel-2')
+    .map((p) => p.identity)
+    .sort();
+
+  // Cut B's signalling socket without a close handshake, as a network drop would.
+  droppable[droppable.length - 1]?.terminate();
+  await expect
+    .poll(() => b.evaluate(() => window.harness.states.slice(-2)), { timeout: 10_000 })
+    .toEqual(['signalReconnecting', 'connected']);
+  // Same session (no rejoin), audio never stopped, and the resumed socket carries signalling again.
+  expect(await b.evaluate(() => window.harness.states)).not.toContain('reconnecting');
+  expect(
+    sfu
+      .participants('channel-2')
+      .map((p) => p.identity)
+      .sort(),
+  ).toEqual(identitiesBefore);
+  expect((await levels(b))['resume-a'] ?? 0).toBeGreaterThan(AUDIBLE);
+  sfu.setPublisherMuted('channel-2', 'resume-a', true);
+  await expect
+    .poll(async () => (await levels(b, 1))['resume-a'] ?? 1, { timeout: 2_000 })
+    .toBeLessThan(SILENT);
+
+  for (const page of [a, b]) await page.evaluate(() => window.harness.disconnect());
+});
+
+test('when resuming is impossible the client rejoins with its token and hears again', async ({
+  browser,
+}) => {
+  const a = await openUser(browser, 'rejoin-a', true, '/rtc-droppable', 3);
+  const b = await openUser(browser, 'rejoin-b', false, '/rtc-droppable', 3);
+  await a.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(b))['rejoin-a'] ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
+  const bIdentity = sfu.participants('channel-3').find((p) => p.userId === 'rejoin-b')?.identity;
+
+  // B's socket drops and the server stays unreachable longer than the session's grace period.
+  refuseUntil = Date.now() + 2_500;
+  droppable[droppable.length - 1]?.terminate();
+  await expect
+    .poll(() => b.evaluate(() => window.harness.states.slice(-3)), { timeout: 20_000 })
+    .toEqual(['signalReconnecting', 'reconnecting', 'connected']);
+  expect(sfu.participants('channel-3').find((p) => p.userId === 'rejoin-b')?.identity).toBe(
+    bIdentity,
+  );
+  await expect
+    .poll(async () => (await levels(b))['rejoin-a'] ?? 0, { timeout: 10_000 })
+    .toBeGreaterThan(AUDIBLE);
+  expect(await b.evaluate(() => window.harness.elements().map((e) => e.userId))).toEqual([
+    'rejoin-a',
+  ]);
+
+  for (const page of [a, b]) await page.evaluate(() => window.harness.disconnect());
+});
+
+test('an ICE restart moves media to fresh credentials without interrupting it', async ({
+  browser,
+}) => {
+  const a = await openUser(browser, 'ice-a', true, '/rtc', 4);
+  const b = await openUser(browser, 'ice-b', false, '/rtc', 4);
+  await a.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(b))['ice-a'] ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
+  const before = await b.evaluate(() => window.harness.selectedLocalUfrag());
+  expect(before).toBeTruthy();
+
+  await b.evaluate(() => window.harness.requestIceRestart());
+  await expect
+    .poll(() => b.evaluate(() => window.harness.selectedLocalUfrag()), { timeout: 10_000 })
+    .not.toBe(before);
+  const received = (await rtp(b)).inbound['ice-a'] ?? 0;
+  await b.waitForTimeout(500);
+  expect((await rtp(b)).inbound['ice-a'] ?? 0).toBeGreaterThan(received + 10);
+  expect((await levels(b))['ice-a'] ?? 0).toBeGreaterThan(AUDIBLE);
+  expect(await b.evaluate(() => window.harness.states)).toEqual(['connecting', 'connected']);
+
+  for (const page of [a, b]) await page.evaluate(() => window.harness.disconnect());
+});
+
+test('a user whose token has no publish right cannot talk, and nobody gets audio from them', async ({
+  browser,
+}) => {
+  const muted = await openUser(browser, 'no-publish', true, '/rtc', 5, true);
+  const listener = await openUser(browser, 'hears-nothing', false, '/rtc', 5);
+  expect(await muted.evaluate(() => window.harness.microphoneError())).toBe('forbidden');
+  await listener.waitForTimeout(1_000);
+  expect(await listener.evaluate(() => window.harness.elements())).toEqual([]);
+  // The muted user still hears the channel.
+  expect((await muted.evaluate(() => window.harness.elements())).map((e) => e.userId)).toEqual([
+    'hears-nothing',
+  ]);
+  for (const page of [muted, listener]) await page.evaluate(() => window.harness.disconnect());
+});

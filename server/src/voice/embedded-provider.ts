@@ -1,0 +1,48 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { VOICE_SIGNALLING_PATH, voiceRoomName } from '../../../protocol/voice-signalling.js';
+import type { Config } from '../config/config.js';
+import { createEmbeddedSfu, type EmbeddedSfu } from './sfu/embedded-sfu.js';
+import { registerSfuRoutes } from './sfu/sfu-routes.js';
+import type { VoiceProvider } from './voice-provider.js';
+import { EMBEDDED_VOICE_API_KEY, createVoiceTokenVerifier } from './voice-token.js';
+
+/** The built-in SFU's token secret: derived from the session secret, so nothing more to configure. */
+export function embeddedVoiceSecret(sessionSecret: string): string {
+  return createHmac('sha256', sessionSecret)
+    .update('chirp embedded voice tokens')
+    .digest('base64url');
+}
+
+/** Mounts the built-in SFU at /rtc and offers it as the app's voice provider. */
+export function createEmbeddedProvider(
+  app: FastifyInstance,
+  config: Config,
+): { provider: VoiceProvider; sfu: EmbeddedSfu } {
+  const apiSecret = embeddedVoiceSecret(config.sessionSecret);
+  const { rtcPortRange, announcedIp } = config.voice;
+  const sfu = createEmbeddedSfu({
+    verifyToken: createVoiceTokenVerifier({ apiSecret }),
+    logger: app.log,
+    // The SFU reaches browsers on their host candidates unless a STUN/TURN server is configured.
+    iceServers: config.iceServersConfigured ? config.iceServers : [],
+    portRange: rtcPortRange ? [rtcPortRange.min, rtcPortRange.max] : undefined,
+    announcedIp,
+    iceTcp: true,
+  });
+  registerSfuRoutes(app, sfu);
+  const wsScheme = config.publicUrl.protocol === 'https:' ? 'wss' : 'ws';
+  const provider: VoiceProvider = {
+    name: 'embedded',
+    configured: true,
+    apiKey: EMBEDDED_VOICE_API_KEY,
+    apiSecret,
+    url: () => `${wsScheme}://${config.publicUrl.host}${VOICE_SIGNALLING_PATH}`,
+    setPublisherMuted: async (channelId, userId, muted) =>
+      sfu.setPublisherMuted(voiceRoomName(channelId), userId, muted),
+    disconnectUser: async (channelId, userId) =>
+      sfu.disconnectUser(voiceRoomName(channelId), userId, 'removed from channel'),
+    closeRoom: async (channelId) => sfu.closeRoom(voiceRoomName(channelId)),
+  };
+  return { provider, sfu };
+}

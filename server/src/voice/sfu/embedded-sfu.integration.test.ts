@@ -1,0 +1,301 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  VOICE_CLOSE_CODES,
+  VOICE_SIGNALLING_VERSION,
+} from '../../../../protocol/voice-signalling.js';
+import type { SfuParticipantEvent, SfuSpeakingEvent } from './sfu-events.js';
+import {
+  opusPacketFactory,
+  startSfuTestServer,
+  type SfuTestServer,
+} from './testing/sfu-test-server.js';
+import { WeriftVoiceClient } from './testing/werift-voice-client.js';
+
+let server: SfuTestServer;
+const clients: WeriftVoiceClient[] = [];
+
+beforeAll(async () => {
+  server = await startSfuTestServer();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function join(userId: string, channelId: string | number = 1): Promise<WeriftVoiceClient> {
+  const client = await WeriftVoiceClient.join(server.url, await server.token(userId, channelId));
+  clients.push(client);
+  return client;
+}
+
+/** Sends `count` packets 20 ms apart, like a talking microphone. */
+async function talk(client: WeriftVoiceClient, count: number, payloadBytes = 80): Promise<void> {
+  const next = opusPacketFactory();
+  for (let i = 0; i < count; i++) {
+    client.sendRtp(next(payloadBytes, i));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function refusedWith(token: string | undefined, message?: object): Promise<number> {
+  const ws = new WebSocket(server.url);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  ws.send(JSON.stringify(message ?? { type: 'join', version: VOICE_SIGNALLING_VERSION, token }));
+  return closed;
+}
+
+describe('voice tokens at the door', () => {
+  it('refuses an expired token', async () => {
+    expect(await refusedWith(await server.token('u1', 1, { ttl: '-1m' }))).toBe(
+      VOICE_CLOSE_CODES.unauthorized,
+    );
+  });
+
+  it('refuses a token signed with another secret', async () => {
+    const token = await server.token('u1');
+    const [header, payload] = token.split('.');
+    const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
+    expect(await refusedWith(forged)).toBe(VOICE_CLOSE_CODES.unauthorized);
+  });
+
+  it('refuses a token for a room that is not a channel room', async () => {
+    const { createVoiceToken } = await import('../voice-token.js');
+    const { TEST_VOICE_SECRET } = await import('./testing/sfu-test-server.js');
+    const { AccessToken } = await import('livekit-server-sdk');
+    const at = new AccessToken('chirp-embedded', TEST_VOICE_SECRET, {
+      identity: 'u1-1-abc',
+      ttl: 600,
+    });
+    at.addGrant({ roomJoin: true, room: 'lobby', canPublish: true });
+    expect(await refusedWith(await at.toJwt())).toBe(VOICE_CLOSE_CODES.unauthorized);
+    // And a token of ours signed for another deployment's secret.
+    const other = await createVoiceToken({
+      apiSecret: 'another-secret',
+      channelId: 1,
+      userId: 'u1',
+      userName: 'x',
+      adminMuted: false,
+    });
+    expect(await refusedWith(other.token)).toBe(VOICE_CLOSE_CODES.unauthorized);
+  });
+
+  it('refuses a join without a token, and a first message that is not a join', async () => {
+    expect(await refusedWith(undefined, { type: 'join', version: VOICE_SIGNALLING_VERSION })).toBe(
+      VOICE_CLOSE_CODES.badMessage,
+    );
+    expect(await refusedWith('')).toBe(VOICE_CLOSE_CODES.badMessage);
+    expect(await refusedWith(undefined, { type: 'leave' })).toBe(VOICE_CLOSE_CODES.badMessage);
+  });
+
+  it('refuses another protocol version', async () => {
+    const token = await server.token('u1');
+    expect(
+      await refusedWith(undefined, { type: 'join', version: VOICE_SIGNALLING_VERSION + 1, token }),
+    ).toBe(VOICE_CLOSE_CODES.unsupportedVersion);
+  });
+});
+
+describe('forwarding', () => {
+  it('sends a talker to every other participant and never back to the talker', async () => {
+    const joined: SfuParticipantEvent[] = [];
+    const stop = server.sfu.on('participantJoined', (e) => joined.push(e));
+    const a = await join('user-a');
+    const b = await join('user-b');
+    const c = await join('user-c');
+    stop();
+    const aIdentity = a.joined?.self.identity ?? '';
+    expect(joined.map((e) => e.userId)).toEqual(['user-a', 'user-b', 'user-c']);
+    expect(a.joined?.self.userId).toBe('user-a');
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+
+    const receivedPayloads: number[] = [];
+    b.onRtp = (identity, rtp) => {
+      if (identity === aIdentity) receivedPayloads.push(rtp.payload.readUInt32BE(0));
+    };
+    // Listeners' m-lines may still be negotiating; talk until they hear, then count a clean burst.
+    const warmup = talk(a, 50);
+    await Promise.all([
+      b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 0, 10_000, 'audio at B'),
+      c.waitFor(() => (c.received.get(aIdentity) ?? 0) > 0, 10_000, 'audio at C'),
+    ]);
+    await warmup;
+    const before = { b: b.received.get(aIdentity) ?? 0, c: c.received.get(aIdentity) ?? 0 };
+    await talk(a, 50);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((b.received.get(aIdentity) ?? 0) - before.b).toBeGreaterThanOrEqual(49);
+    expect((c.received.get(aIdentity) ?? 0) - before.c).toBeGreaterThanOrEqual(49);
+    // Payloads arrive intact and in order (the marker we wrote is the packet index).
+    const lastBurst = receivedPayloads.slice(-50);
+    expect(lastBurst).toEqual([...Array(50).keys()]);
+    // Never back to the sender.
+    expect(a.received.get(aIdentity) ?? 0).toBe(0);
+    expect([...a.received.keys()].every((k) => k !== aIdentity)).toBe(true);
+  });
+
+  it('reports speaking from packet sizes and silence when packets stop', async () => {
+    const a = await join('talker');
+    const b = await join('listener');
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    const events: SfuSpeakingEvent[] = [];
+    const stop = server.sfu.on('speakingChanged', (e) => events.push(e));
+    await talk(a, 15, 3); // silence first, as a browser's disabled microphone sends
+    await talk(a, 30, 100);
+    await b.waitFor(() => events.some((e) => e.speaking), 2_000, 'speaking');
+    await b.waitFor(() => events.some((e) => !e.speaking), 3_000, 'silence');
+    stop();
+    expect(events[0]).toMatchObject({ userId: 'talker', speaking: true, roomName: 'channel-1' });
+    expect(
+      b.messages.some((m) => m.type === 'speaking' && m.userId === 'talker' && m.speaking),
+    ).toBe(true);
+  });
+
+  it('keeps rooms apart', async () => {
+    const a = await join('room-a-user', 7);
+    const b = await join('room-b-user', 8);
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    await talk(a, 25);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([...b.received.values()].reduce((s, n) => s + n, 0)).toBe(0);
+    expect(server.sfu.participants('channel-7').map((p) => p.userId)).toEqual(['room-a-user']);
+  });
+});
+
+describe('admin controls', () => {
+  it('stops forwarding an admin-muted publisher within a second, and resumes on unmute', async () => {
+    const a = await join('muted-user');
+    const b = await join('hearer');
+    const aIdentity = a.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    const talking = talk(a, 150); // 3 s of audio
+    await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 5, 10_000, 'audio before mute');
+    server.sfu.setPublisherMuted('channel-1', 'muted-user', true);
+    const mutedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const afterMute = b.received.get(aIdentity) ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(b.received.get(aIdentity) ?? 0).toBe(afterMute);
+    expect(Date.now() - mutedAt).toBeLessThan(1500);
+    expect(b.messages.some((m) => m.type === 'publisher_muted' && m.muted)).toBe(true);
+    server.sfu.setPublisherMuted('channel-1', 'muted-user', false);
+    await b.waitFor(
+      () => (b.received.get(aIdentity) ?? 0) > afterMute,
+      2_000,
+      'audio after unmute',
+    );
+    await talking;
+  });
+
+  it('disconnectUser closes the user’s socket and tells the others', async () => {
+    const left: SfuParticipantEvent[] = [];
+    const stop = server.sfu.on('participantLeft', (e) => left.push(e));
+    const a = await join('kicked-user');
+    const b = await join('stays');
+    server.sfu.disconnectUser('channel-1', 'kicked-user', 'removed from channel');
+    await a.waitFor(() => a.closeCode !== undefined, 2_000, 'close');
+    stop();
+    expect(a.closeCode).toBe(VOICE_CLOSE_CODES.kicked);
+    // Earlier tests' clients may still be leaving; only this test's users matter here.
+    expect(
+      left.map((e) => e.userId).filter((id) => id === 'kicked-user' || id === 'stays'),
+    ).toEqual(['kicked-user']);
+    await b.waitFor(
+      () => b.messages.some((m) => m.type === 'participant_left' && m.userId === 'kicked-user'),
+      2_000,
+    );
+    expect(server.sfu.participants('channel-1').map((p) => p.userId)).toEqual(['stays']);
+  });
+
+  it('closeRoom ends everyone in the room', async () => {
+    const a = await join('x1', 9);
+    const b = await join('x2', 9);
+    server.sfu.closeRoom('channel-9');
+    await a.waitFor(() => a.closeCode !== undefined && b.closeCode !== undefined, 2_000, 'close');
+    expect([a.closeCode, b.closeCode]).toEqual([
+      VOICE_CLOSE_CODES.roomClosed,
+      VOICE_CLOSE_CODES.roomClosed,
+    ]);
+  });
+
+  it('a token without the publish right gets no publish slot', async () => {
+    const client = await WeriftVoiceClient.join(
+      server.url,
+      await server.token('no-publish', 1, { adminMuted: true }),
+    );
+    clients.push(client);
+    expect(client.joined?.canPublish).toBe(false);
+    await client.waitFor(
+      () => client.messages.some((m) => m.type === 'offer'),
+      5_000,
+      'first offer',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(client.isPublishing).toBe(false);
+    expect(
+      client.messages
+        .filter((m) => m.type === 'offer')
+        .every((m) => m.type === 'offer' && m.publishMid === null),
+    ).toBe(true);
+  });
+});
+
+describe('recovery', () => {
+  it('restart_ice makes the server offer fresh ICE credentials, and media keeps flowing', async () => {
+    const a = await join('restart-talker', 11);
+    const b = await join('restart-listener', 11);
+    const aIdentity = a.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    const warm = talk(a, 25);
+    await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 0, 10_000, 'audio before restart');
+    await warm;
+    const ufrag = (sdp: string) => /a=ice-ufrag:(\S+)/.exec(sdp)?.[1];
+    const offers = () => b.messages.filter((m) => m.type === 'offer');
+    const lastOffer = offers().at(-1);
+    const before = lastOffer?.type === 'offer' ? ufrag(lastOffer.sdp) : undefined;
+    const count = offers().length;
+
+    b.ws.send(JSON.stringify({ type: 'restart_ice' }));
+    await b.waitFor(() => offers().length > count, 5_000, 'restart offer');
+    const restart = offers().at(-1);
+    expect(restart?.type === 'offer' ? ufrag(restart.sdp) : undefined).not.toBe(before);
+
+    const received = b.received.get(aIdentity) ?? 0;
+    const talking = talk(a, 50);
+    await b.waitFor(
+      () => (b.received.get(aIdentity) ?? 0) > received + 10,
+      5_000,
+      'audio after restart',
+    );
+    await talking;
+  });
+
+  it('a resumed socket keeps the session; an unknown session id is refused so the client rejoins', async () => {
+    const a = await join('resumer', 12);
+    const sessionId = a.joined?.sessionId ?? '';
+    const token = await server.token('resumer', 12);
+    // A different token of the same user has a different identity, so it cannot take this session over.
+    expect(
+      await refusedWith(undefined, {
+        type: 'resume',
+        version: VOICE_SIGNALLING_VERSION,
+        token,
+        sessionId,
+      }),
+    ).toBe(VOICE_CLOSE_CODES.sessionExpired);
+    expect(
+      await refusedWith(undefined, {
+        type: 'resume',
+        version: VOICE_SIGNALLING_VERSION,
+        token,
+        sessionId: 'nope',
+      }),
+    ).toBe(VOICE_CLOSE_CODES.sessionExpired);
+    expect(server.sfu.participants('channel-12').map((p) => p.userId)).toEqual(['resumer']);
+  });
+});

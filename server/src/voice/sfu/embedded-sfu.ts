@@ -1,0 +1,351 @@
+import type { WebSocket } from 'ws';
+import {
+  VOICE_CLOSE_CODES,
+  VOICE_SIGNALLING_VERSION,
+  clientVoiceMessageSchema,
+  parseVoiceMessage,
+  type ClientVoiceMessage,
+} from '../../../../protocol/voice-signalling.js';
+import type { VerifiedVoiceToken, VoiceTokenVerifierFn } from '../voice-token.js';
+import { SfuEvents, type SfuEventMap } from './sfu-events.js';
+import type { SfuLogger } from './sfu-logger.js';
+import { sfuPeerConfig, type SfuNetworkOptions } from './peer-config.js';
+import { SfuRoom } from './sfu-room.js';
+import { SfuSession } from './sfu-session.js';
+import { MessageRateLimit } from './message-rate-limit.js';
+
+export interface EmbeddedSfuOptions extends Partial<SfuNetworkOptions> {
+  verifyToken: VoiceTokenVerifierFn;
+  logger: SfuLogger;
+  /** How long a session survives a lost socket or failed ICE, waiting for resume (default 20 s). */
+  graceMs?: number;
+  /** How long a new socket may stay silent before its join message (default 10 s). */
+  joinTimeoutMs?: number;
+}
+
+export interface EmbeddedSfu {
+  /** Takes over an accepted `/rtc` WebSocket; the first message must be `join` or `resume`. */
+  handleSocket(socket: WebSocket, request?: { ip?: string }): void;
+  /** Admin mute: stops (or resumes) forwarding every session of the user in the room at once. */
+  setPublisherMuted(roomName: string, userId: string, muted: boolean): void;
+  /** Ends the user's sessions in the room (kicked, blocked, left the channel). */
+  disconnectUser(roomName: string, userId: string, reason: string): void;
+  /** Ends every session in the room (channel deleted). */
+  closeRoom(roomName: string): void;
+  on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
+  /** Snapshot of who is in a room, for presence reconciliation and tests. */
+  participants(roomName: string): { identity: string; userId: string; name: string }[];
+  close(): void;
+}
+
+export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
+  const { logger } = options;
+  const graceMs = options.graceMs ?? 20_000;
+  const joinTimeoutMs = options.joinTimeoutMs ?? 10_000;
+  const peerConfig = sfuPeerConfig({
+    iceServers: options.iceServers ?? [],
+    portRange: options.portRange,
+    announcedIp: options.announcedIp,
+    iceTcp: options.iceTcp,
+    additionalHostAddresses: options.additionalHostAddresses,
+  });
+  const events = new SfuEvents((error) =>
+    logger.error({ err: error }, 'sfu: event listener threw'),
+  );
+  const rooms = new Map<string, SfuRoom>();
+  const sessionsById = new Map<string, SfuSession>();
+  const mutedByRoom = new Map<string, Set<string>>();
+  let closed = false;
+
+  const isMuted = (roomName: string, userId: string) =>
+    mutedByRoom.get(roomName)?.has(userId) ?? false;
+
+  function roomFor(name: string): SfuRoom {
+    let room = rooms.get(name);
+    if (!room) {
+      room = new SfuRoom(name, (userId) => isMuted(name, userId), events);
+      rooms.set(name, room);
+    }
+    return room;
+  }
+
+  function endSession(session: SfuSession, code: number, reason: string): void {
+    if (sessionsById.get(session.sessionId) !== session) return;
+    sessionsById.delete(session.sessionId);
+    session.close(code, reason);
+    const room = rooms.get(session.roomName);
+    if (room?.remove(session)) {
+      events.emit('participantLeft', {
+        roomName: session.roomName,
+        identity: session.identity,
+        userId: session.userId,
+        reason,
+      });
+      logger.info(
+        { room: session.roomName, identity: session.identity, reason },
+        'sfu: participant left',
+      );
+    }
+    if (room?.isEmpty) {
+      room.dispose();
+      rooms.delete(session.roomName);
+    }
+  }
+
+  function startSession(socket: WebSocket, token: VerifiedVoiceToken): SfuSession {
+    const room = roomFor(token.roomName);
+    // Like LiveKit, a second connection with the same identity replaces the first.
+    const previous = room.sessions.get(token.identity);
+    if (previous)
+      endSession(previous, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection');
+    const session = new SfuSession(
+      token,
+      { peerConfig, announcedIp: options.announcedIp, logger, graceMs },
+      {
+        onPublisherTrack: (s, track) =>
+          s.setPublisherTrack(track, (rtp) => rooms.get(s.roomName)?.forwardFrom(s, rtp)),
+        onDead: (s, reason) => endSession(s, VOICE_CLOSE_CODES.sessionExpired, reason),
+      },
+    );
+    sessionsById.set(session.sessionId, session);
+    session.attachSocket(socket);
+    session.send({
+      type: 'joined',
+      version: VOICE_SIGNALLING_VERSION,
+      sessionId: session.sessionId,
+      roomName: session.roomName,
+      self: session.info,
+      participants: [...room.sessions.values()].map((s) => s.info),
+      canPublish: session.canPublish,
+      iceServers: options.iceServers ?? [],
+      resumed: false,
+    });
+    for (const other of room.sessions.values()) {
+      if (isMuted(room.name, other.userId)) {
+        session.send({
+          type: 'publisher_muted',
+          identity: other.identity,
+          userId: other.userId,
+          muted: true,
+        });
+      }
+    }
+    room.add(session);
+    session.peer.start();
+    events.emit('participantJoined', {
+      roomName: session.roomName,
+      identity: session.identity,
+      userId: session.userId,
+    });
+    logger.info({ room: session.roomName, identity: session.identity }, 'sfu: participant joined');
+    return session;
+  }
+
+  function resumeSession(
+    socket: WebSocket,
+    token: VerifiedVoiceToken,
+    sessionId: string,
+  ): SfuSession | undefined {
+    const session = sessionsById.get(sessionId);
+    if (!session || session.identity !== token.identity || session.roomName !== token.roomName)
+      return undefined;
+    const old = session.socket;
+    if (old && old !== socket) old.close(VOICE_CLOSE_CODES.replaced, 'resumed on another socket');
+    session.attachSocket(socket);
+    const room = rooms.get(session.roomName);
+    session.send({
+      type: 'joined',
+      version: VOICE_SIGNALLING_VERSION,
+      sessionId: session.sessionId,
+      roomName: session.roomName,
+      self: session.info,
+      participants: room
+        ? [...room.sessions.values()].filter((s) => s !== session).map((s) => s.info)
+        : [],
+      canPublish: session.canPublish,
+      iceServers: options.iceServers ?? [],
+      resumed: true,
+    });
+    return session;
+  }
+
+  function handleSessionMessage(session: SfuSession, message: ClientVoiceMessage): void {
+    switch (message.type) {
+      case 'answer':
+        session.peer.handleAnswer(message.negotiationId, message.sdp);
+        return;
+      case 'ice_candidate':
+        session.peer.addIceCandidate(message.candidate).catch((error: unknown) => {
+          logger.debug(
+            { err: error, identity: session.identity },
+            'sfu: bad ICE candidate dropped',
+          );
+        });
+        return;
+      case 'restart_ice':
+        session.peer.restartIce();
+        return;
+      case 'leave':
+        endSession(session, 1000, 'left');
+        return;
+      case 'join':
+      case 'resume':
+        logger.debug({ identity: session.identity }, 'sfu: second join on one socket dropped');
+        return;
+    }
+  }
+
+  function refuse(socket: WebSocket, code: number, errorCode: string, message: string): void {
+    if (socket.readyState === 1)
+      socket.send(JSON.stringify({ type: 'error', code: errorCode, message }));
+    socket.close(code, message.slice(0, 120));
+  }
+
+  async function authenticate(
+    socket: WebSocket,
+    message: ClientVoiceMessage,
+  ): Promise<SfuSession | undefined> {
+    if (message.type !== 'join' && message.type !== 'resume') {
+      refuse(
+        socket,
+        VOICE_CLOSE_CODES.badMessage,
+        'bad_message',
+        'first message must be join or resume',
+      );
+      return undefined;
+    }
+    if (message.version !== VOICE_SIGNALLING_VERSION) {
+      refuse(
+        socket,
+        VOICE_CLOSE_CODES.unsupportedVersion,
+        'unsupported_version',
+        `server speaks version ${VOICE_SIGNALLING_VERSION}`,
+      );
+      return undefined;
+    }
+    let token: VerifiedVoiceToken;
+    try {
+      token = await options.verifyToken(message.token);
+    } catch (error) {
+      logger.info({ err: error }, 'sfu: voice token refused');
+      refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'unauthorized', 'invalid voice token');
+      return undefined;
+    }
+    if (closed || socket.readyState !== 1) return undefined;
+    if (message.type === 'join') return startSession(socket, token);
+    const resumed = resumeSession(socket, token, message.sessionId);
+    if (!resumed)
+      refuse(
+        socket,
+        VOICE_CLOSE_CODES.sessionExpired,
+        'session_expired',
+        'session is gone; join again',
+      );
+    return resumed;
+  }
+
+  function handleSocket(socket: WebSocket, request?: { ip?: string }): void {
+    if (closed) {
+      socket.close(VOICE_CLOSE_CODES.serverShutdown, 'server shutting down');
+      return;
+    }
+    let session: SfuSession | undefined;
+    let authenticating = false;
+    const rateLimit = new MessageRateLimit();
+    const joinTimer = setTimeout(() => {
+      if (!session)
+        refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'join_timeout', 'no join message');
+    }, joinTimeoutMs);
+
+    socket.on('message', (data, isBinary) => {
+      if (!rateLimit.allow()) {
+        logger.warn({ ip: request?.ip }, 'sfu: signalling flood, closing');
+        refuse(socket, VOICE_CLOSE_CODES.badMessage, 'flood', 'too many messages');
+        return;
+      }
+      const message = isBinary
+        ? undefined
+        : parseVoiceMessage(clientVoiceMessageSchema, rawText(data));
+      if (!message) {
+        logger.info(
+          { ip: request?.ip, identity: session?.identity },
+          'sfu: malformed signalling message dropped',
+        );
+        // Before a session exists there is nothing to keep: a bad first message ends the socket.
+        if (!session && !authenticating)
+          refuse(socket, VOICE_CLOSE_CODES.badMessage, 'bad_message', 'expected join or resume');
+        return;
+      }
+      if (session) {
+        handleSessionMessage(session, message);
+        return;
+      }
+      if (authenticating) return;
+      authenticating = true;
+      authenticate(socket, message)
+        .then((s) => {
+          session = s;
+          clearTimeout(joinTimer);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'sfu: join failed');
+          refuse(socket, 1011, 'internal', 'join failed');
+        })
+        .finally(() => {
+          authenticating = false;
+        });
+    });
+    socket.on('close', (code) => {
+      clearTimeout(joinTimer);
+      if (!session) return;
+      // A clean close is a leave; anything else may be a network drop the client resumes from.
+      if (code === 1000 || code === 1001) endSession(session, code, 'socket closed');
+      else session.detachSocket(socket);
+    });
+    socket.on('error', (error) => logger.debug({ err: error }, 'sfu: socket error'));
+  }
+
+  return {
+    handleSocket,
+    setPublisherMuted(roomName, userId, muted) {
+      let set = mutedByRoom.get(roomName);
+      if (muted) {
+        if (!set) mutedByRoom.set(roomName, (set = new Set()));
+        set.add(userId);
+      } else {
+        set?.delete(userId);
+        if (set?.size === 0) mutedByRoom.delete(roomName);
+      }
+      rooms.get(roomName)?.publisherMuted(userId, muted);
+    },
+    disconnectUser(roomName, userId, reason) {
+      const room = rooms.get(roomName);
+      if (!room) return;
+      for (const session of [...room.sessions.values()]) {
+        if (session.userId === userId) endSession(session, VOICE_CLOSE_CODES.kicked, reason);
+      }
+    },
+    closeRoom(roomName) {
+      const room = rooms.get(roomName);
+      if (room)
+        for (const session of [...room.sessions.values()])
+          endSession(session, VOICE_CLOSE_CODES.roomClosed, 'room closed');
+      mutedByRoom.delete(roomName);
+    },
+    on: (name, listener) => events.on(name, listener),
+    participants(roomName) {
+      return [...(rooms.get(roomName)?.sessions.values() ?? [])].map((s) => s.info);
+    },
+    close() {
+      closed = true;
+      for (const session of [...sessionsById.values()])
+        endSession(session, VOICE_CLOSE_CODES.serverShutdown, 'server shutting down');
+    },
+  };
+}
+
+function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}

@@ -1,0 +1,64 @@
+import { RTCRtpCodecParameters, type RTCIceServer, type RTCPeerConnectionConfig } from 'werift';
+
+export interface SfuNetworkOptions {
+  /** Explicit list: werift would otherwise use a public STUN server, which offline hosts cannot reach. */
+  iceServers: RTCIceServer[];
+  /** Inclusive UDP port range for ICE (RTC_PORT_MIN/MAX); any free port when omitted. */
+  portRange?: [number, number];
+  /** Public address to advertise besides the host candidates (RTC_ANNOUNCED_IP), for 1:1 NAT. */
+  announcedIp?: string;
+  /** Also gather ICE-TCP candidates, for clients whose UDP is blocked. */
+  iceTcp?: boolean;
+  /** Extra host addresses to gather on, e.g. '127.0.0.1' so loopback tests and benches connect. */
+  additionalHostAddresses?: string[];
+}
+
+/** Opus is the only codec: voice only, and every browser sends it, so no transcoding ever happens. */
+export function opusCodec(): RTCRtpCodecParameters {
+  return new RTCRtpCodecParameters({
+    mimeType: 'audio/opus',
+    clockRate: 48000,
+    channels: 2,
+    payloadType: 111,
+    parameters: 'minptime=10;useinbandfec=1',
+  });
+}
+
+export function sfuPeerConfig(network: SfuNetworkOptions): RTCPeerConnectionConfig {
+  const [min, max] = network.portRange ?? [];
+  return {
+    iceServers: network.iceServers,
+    codecs: { audio: [opusCodec()], video: [] },
+    // No header extensions: forwarded packets would carry ids negotiated with a different peer.
+    headerExtensions: { audio: [], video: [] },
+    bundlePolicy: 'max-bundle',
+    icePortRange:
+      min !== undefined && max !== undefined && min > 0 && max > min ? [min, max] : undefined,
+    iceUseTcp: network.iceTcp ?? false,
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: network.additionalHostAddresses,
+  };
+}
+
+/**
+ * werift has no 1:1 NAT setting, so each host candidate is repeated with the announced address and
+ * the same port (what mediasoup calls announcedIp). Browsers try both; the public one wins behind NAT.
+ */
+export function announceAddress(sdp: string, announcedIp: string | undefined): string {
+  if (!announcedIp) return sdp;
+  const lines = sdp.split('\r\n');
+  const out: string[] = [];
+  for (const line of lines) {
+    out.push(line);
+    const match = /^a=candidate:(\S+) (\d) (\S+) (\d+) (\S+) (\d+) typ host(.*)$/.exec(line);
+    if (!match) continue;
+    const [, foundation, component, transport, priority, address, port, rest] = match;
+    if (address === announcedIp) continue;
+    // Lower priority than the host candidate so LAN clients keep the direct path.
+    const lowered = Math.max(1, Number(priority) - 1000);
+    out.push(
+      `a=candidate:${foundation}a ${component} ${transport} ${lowered} ${announcedIp} ${port} typ host${rest ?? ''}`,
+    );
+  }
+  return out.join('\r\n');
+}

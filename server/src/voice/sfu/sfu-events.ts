@@ -1,0 +1,53 @@
+/** What the rest of the server learns from the SFU (presence, talking indicators, metering). */
+export interface SfuParticipantEvent {
+  roomName: string;
+  identity: string;
+  userId: string;
+}
+
+export interface SfuParticipantLeftEvent extends SfuParticipantEvent {
+  reason: string;
+}
+
+export interface SfuSpeakingEvent extends SfuParticipantEvent {
+  speaking: boolean;
+  /** 0..1, estimated from the talker's packets. */
+  level: number;
+}
+
+export interface SfuEventMap {
+  participantJoined: SfuParticipantEvent;
+  participantLeft: SfuParticipantLeftEvent;
+  speakingChanged: SfuSpeakingEvent;
+}
+
+type Listener<T> = (event: T) => void;
+
+/** A typed, synchronous emitter; a throwing listener is reported and does not stop the others. */
+export class SfuEvents {
+  private readonly listeners: { [K in keyof SfuEventMap]: Set<Listener<SfuEventMap[K]>> } = {
+    participantJoined: new Set(),
+    participantLeft: new Set(),
+    speakingChanged: new Set(),
+  };
+
+  constructor(private readonly onListenerError: (error: unknown) => void) {}
+
+  /** Returns the unsubscribe function. */
+  on<K extends keyof SfuEventMap>(name: K, listener: Listener<SfuEventMap[K]>): () => void {
+    this.listeners[name].add(listener);
+    return () => {
+      this.listeners[name].delete(listener);
+    };
+  }
+
+  emit<K extends keyof SfuEventMap>(name: K, event: SfuEventMap[K]): void {
+    for (const listener of this.listeners[name]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+}

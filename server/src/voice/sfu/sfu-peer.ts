@@ -1,0 +1,271 @@
+import {
+  MediaStreamTrack,
+  RTCPeerConnection,
+  type RTCPeerConnectionConfig,
+  type RTCRtpTransceiver,
+} from 'werift';
+import type {
+  IceCandidateMessage,
+  ServerVoiceMessage,
+  TrackMapping,
+} from '../../../../protocol/voice-signalling.js';
+import { NegotiationQueue } from './negotiation-queue.js';
+import { announceAddress } from './peer-config.js';
+import type { SfuLogger } from './sfu-logger.js';
+
+type OfferMessage = Extract<ServerVoiceMessage, { type: 'offer' }>;
+
+/** One talker's audio as this peer's listener receives it: a local track fed with forwarded RTP. */
+interface Forward {
+  identity: string;
+  userId: string;
+  track: MediaStreamTrack;
+  transceiver: RTCRtpTransceiver | undefined;
+}
+
+export interface SfuPeerOptions {
+  config: RTCPeerConnectionConfig;
+  canPublish: boolean;
+  announcedIp: string | undefined;
+  logger: SfuLogger;
+  /** How long a sent offer may wait for its answer while the signalling socket is attached. */
+  answerTimeoutMs?: number;
+  onPublisherTrack: (track: MediaStreamTrack) => void;
+  onConnectionState: (state: RTCPeerConnection['connectionState']) => void;
+  onNegotiationFailed: (error: unknown) => void;
+}
+
+/**
+ * The server side of one browser's connection. It is always the offerer: the first offer carries
+ * only a data channel so ICE and DTLS come up before any audio exists, the next adds the
+ * publisher's receive slot, and each change in the set of talkers triggers another offer. Offers
+ * reconcile the wanted talkers with the transceivers, so queued requests collapse into one.
+ */
+export class SfuPeer {
+  readonly pc: RTCPeerConnection;
+  private readonly queue: NegotiationQueue;
+  private readonly forwards = new Map<string, Forward>();
+  private publishTransceiver: RTCRtpTransceiver | undefined;
+  private firstNegotiationDone = false;
+  private negotiationId = 0;
+  private restartIceNext = false;
+  private send: ((message: ServerVoiceMessage) => void) | undefined;
+  private signalWaiters: (() => void)[] = [];
+  private pendingAnswer:
+    | {
+        id: number;
+        offer: OfferMessage;
+        resolve: (sdp: string) => void;
+        reject: (e: Error) => void;
+        timer?: NodeJS.Timeout;
+      }
+    | undefined;
+  private closed = false;
+  private readonly answerTimeoutMs: number;
+
+  constructor(private readonly options: SfuPeerOptions) {
+    this.answerTimeoutMs = options.answerTimeoutMs ?? 15_000;
+    this.pc = new RTCPeerConnection(options.config);
+    this.pc.connectionStateChange.subscribe((state) => options.onConnectionState(state));
+    this.queue = new NegotiationQueue(
+      () => this.negotiate(),
+      (error) => options.onNegotiationFailed(error),
+    );
+  }
+
+  /** Starts the first negotiation (data channel only). */
+  start(): void {
+    // The channel exists so the first offer has something to negotiate; audio never depends on it.
+    this.pc.createDataChannel('chirp');
+    this.queue.request();
+  }
+
+  /** Attaches (or, with undefined, detaches) the signalling socket; offers wait while detached. */
+  attachSignal(send: ((message: ServerVoiceMessage) => void) | undefined): void {
+    this.send = send;
+    const pending = this.pendingAnswer;
+    if (pending) {
+      clearTimeout(pending.timer);
+      if (send) {
+        // The answer to this offer may have been lost with the old socket; offering again is harmless.
+        send(pending.offer);
+        pending.timer = this.answerTimer(pending.id);
+      }
+    }
+    if (send) {
+      const waiters = this.signalWaiters;
+      this.signalWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  handleAnswer(negotiationId: number, sdp: string): void {
+    const pending = this.pendingAnswer;
+    if (!pending || pending.id !== negotiationId) {
+      this.options.logger.debug({ negotiationId }, 'sfu: stale answer ignored');
+      return;
+    }
+    clearTimeout(pending.timer);
+    this.pendingAnswer = undefined;
+    pending.resolve(sdp);
+  }
+
+  async addIceCandidate(candidate: IceCandidateMessage): Promise<void> {
+    if (this.closed || candidate.candidate === '') return;
+    await this.pc.addIceCandidate({
+      candidate: candidate.candidate,
+      sdpMid: candidate.sdpMid ?? undefined,
+      sdpMLineIndex: candidate.sdpMLineIndex ?? undefined,
+      usernameFragment: candidate.usernameFragment ?? undefined,
+    });
+  }
+
+  restartIce(): void {
+    this.restartIceNext = true;
+    this.queue.request();
+  }
+
+  /** Starts sending a talker's audio to this peer (materialised at the next offer). */
+  addForward(identity: string, userId: string): void {
+    if (this.forwards.has(identity) || this.closed) return;
+    this.forwards.set(identity, {
+      identity,
+      userId,
+      track: new MediaStreamTrack({ kind: 'audio' }),
+      transceiver: undefined,
+    });
+    if (this.firstNegotiationDone) this.queue.request();
+  }
+
+  removeForward(identity: string): void {
+    const forward = this.forwards.get(identity);
+    if (!forward) return;
+    this.forwards.delete(identity);
+    forward.track.stop();
+    if (forward.transceiver && !this.closed) {
+      this.pc.removeTrack(forward.transceiver.sender);
+      this.queue.request();
+    }
+  }
+
+  /**
+   * Hands one serialized RTP packet to this listener's copy of a talker's track. The sender parses
+   * the buffer into its own packet and rewrites SSRC, sequence and timestamp in place, which is why
+   * listeners must never share a packet object.
+   */
+  forward(identity: string, rtp: Buffer): void {
+    const forward = this.forwards.get(identity);
+    if (forward?.transceiver) forward.track.writeRtp(rtp);
+  }
+
+  hasForward(identity: string): boolean {
+    return this.forwards.has(identity);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.close();
+    clearTimeout(this.pendingAnswer?.timer);
+    this.pendingAnswer?.reject(new Error('peer closed'));
+    this.pendingAnswer = undefined;
+    for (const forward of this.forwards.values()) forward.track.stop();
+    this.forwards.clear();
+    this.pc
+      .close()
+      .catch((error: unknown) => this.options.logger.debug({ err: error }, 'sfu: close failed'));
+  }
+
+  private async negotiate(): Promise<void> {
+    await this.waitForSignal();
+    if (this.closed) return;
+    if (this.firstNegotiationDone) this.reconcileTransceivers();
+    const iceRestart = this.restartIceNext;
+    this.restartIceNext = false;
+    const offer = await this.pc.createOffer({ iceRestart });
+    await this.pc.setLocalDescription(offer);
+    if (this.closed) return;
+    const sdp = announceAddress(
+      this.pc.localDescription?.sdp ?? offer.sdp,
+      this.options.announcedIp,
+    );
+    const id = ++this.negotiationId;
+    const message: OfferMessage = {
+      type: 'offer',
+      negotiationId: id,
+      sdp,
+      publishMid: this.publishTransceiver?.mid ?? null,
+      tracks: this.trackMappings(),
+    };
+    const answer = await this.offerAndWait(id, message);
+    if (this.closed) return;
+    await this.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    if (iceRestart) this.restartIceChecks();
+    if (!this.firstNegotiationDone) {
+      this.firstNegotiationDone = true;
+      if (this.options.canPublish || this.forwards.size > 0) this.queue.request();
+    }
+  }
+
+  /**
+   * werift 0.24 resets its ICE agent on an ICE-restart offer, but its connect step skips ICE when
+   * DTLS is still up, so the new checks never start and media stops. Start them ourselves; DTLS
+   * and SRTP carry on over the new candidate pair.
+   */
+  private restartIceChecks(): void {
+    for (const transport of this.pc.iceTransports) {
+      if (transport.state === 'closed' || transport.connection.nominated) continue;
+      // Not awaited: the checks take as long as the network needs, and offers must not queue behind them.
+      transport
+        .start()
+        .catch((error: unknown) =>
+          this.options.logger.info({ err: error }, 'sfu: ICE restart failed'),
+        );
+    }
+  }
+
+  private reconcileTransceivers(): void {
+    if (this.options.canPublish && !this.publishTransceiver) {
+      this.publishTransceiver = this.pc.addTransceiver('audio', { direction: 'recvonly' });
+      this.publishTransceiver.onTrack.subscribe((track) => this.options.onPublisherTrack(track));
+    }
+    for (const forward of this.forwards.values()) {
+      if (!forward.transceiver) {
+        forward.transceiver = this.pc.addTransceiver(forward.track, { direction: 'sendonly' });
+      }
+    }
+  }
+
+  private trackMappings(): TrackMapping[] {
+    const mappings: TrackMapping[] = [];
+    for (const forward of this.forwards.values()) {
+      const mid = forward.transceiver?.mid;
+      if (mid) mappings.push({ mid, identity: forward.identity, userId: forward.userId });
+    }
+    return mappings;
+  }
+
+  private offerAndWait(id: number, offer: OfferMessage): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      this.pendingAnswer = { id, offer, resolve, reject };
+      if (this.send) {
+        this.send(offer);
+        this.pendingAnswer.timer = this.answerTimer(id);
+      }
+    });
+  }
+
+  private answerTimer(id: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      const pending = this.pendingAnswer;
+      if (pending?.id !== id) return;
+      this.pendingAnswer = undefined;
+      pending.reject(new Error(`no answer to offer ${id}`));
+    }, this.answerTimeoutMs);
+  }
+
+  private waitForSignal(): Promise<void> {
+    if (this.send || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.signalWaiters.push(resolve));
+  }
+}

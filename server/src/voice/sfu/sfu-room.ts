@@ -1,0 +1,118 @@
+import { RtpPacket } from 'werift';
+import type { SfuEvents } from './sfu-events.js';
+import type { SfuSession } from './sfu-session.js';
+
+/** Silence is reported when a talker's packets stop for this long (muted with DTX, or gone). */
+const PACKET_SILENCE_MS = 600;
+/** An Opus frame (CELT, 20 ms) that decodes to digital silence. */
+const OPUS_SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
+/**
+ * After an admin mute, this many of the talker's packets still go out, emptied to silence: the
+ * listeners' decoders then fall silent at once instead of concealing the "lost" audio for a while.
+ */
+const SILENCE_FRAMES_AFTER_MUTE = 10;
+
+/**
+ * A voice room: every publisher's audio goes to every other participant, never back to its sender.
+ * Admin-muted users stay in the room and keep listening; their packets are simply not forwarded.
+ */
+export class SfuRoom {
+  readonly sessions = new Map<string, SfuSession>();
+  private readonly silenceTimer: NodeJS.Timeout;
+
+  constructor(
+    readonly name: string,
+    private readonly isMuted: (userId: string) => boolean,
+    private readonly events: SfuEvents,
+  ) {
+    this.silenceTimer = setInterval(() => this.reportSilence(), PACKET_SILENCE_MS / 2);
+    this.silenceTimer.unref();
+  }
+
+  get isEmpty(): boolean {
+    return this.sessions.size === 0;
+  }
+
+  add(session: SfuSession): void {
+    for (const other of this.sessions.values()) {
+      if (other.canPublish) session.peer.addForward(other.identity, other.userId);
+      if (session.canPublish) other.peer.addForward(session.identity, session.userId);
+      other.send({ type: 'participant_joined', participant: session.info });
+    }
+    this.sessions.set(session.identity, session);
+  }
+
+  remove(session: SfuSession): boolean {
+    if (this.sessions.get(session.identity) !== session) return false;
+    this.sessions.delete(session.identity);
+    for (const other of this.sessions.values()) {
+      other.peer.removeForward(session.identity);
+      other.send({ type: 'participant_left', identity: session.identity, userId: session.userId });
+    }
+    return true;
+  }
+
+  /** Called for every RTP packet a publisher sends. */
+  forwardFrom(publisher: SfuSession, rtp: RtpPacket): void {
+    const now = Date.now();
+    publisher.lastPacketAt = now;
+    if (this.isMuted(publisher.userId)) {
+      if (publisher.silenceFramesLeft > 0) {
+        publisher.silenceFramesLeft--;
+        this.forwardToOthers(publisher, new RtpPacket(rtp.header, OPUS_SILENCE).serialize());
+      }
+      return;
+    }
+    const change = publisher.speaking.push(rtp.payload.length, now);
+    if (change) this.reportSpeaking(publisher, change.speaking, change.level);
+    // One serialization per packet; each listener's sender parses it into a packet of its own.
+    this.forwardToOthers(publisher, rtp.serialize());
+  }
+
+  /** Admin mute takes effect on the next packet; listeners' talking indicators drop at once. */
+  publisherMuted(userId: string, muted: boolean): void {
+    for (const session of this.sessions.values()) {
+      if (session.userId !== userId) continue;
+      session.silenceFramesLeft = muted ? SILENCE_FRAMES_AFTER_MUTE : 0;
+      if (muted) {
+        const change = session.speaking.silence();
+        if (change) this.reportSpeaking(session, false, 0);
+      }
+      for (const other of this.sessions.values()) {
+        other.send({ type: 'publisher_muted', identity: session.identity, userId, muted });
+      }
+    }
+  }
+
+  private forwardToOthers(publisher: SfuSession, buffer: Buffer): void {
+    for (const listener of this.sessions.values()) {
+      if (listener !== publisher) listener.peer.forward(publisher.identity, buffer);
+    }
+  }
+
+  dispose(): void {
+    clearInterval(this.silenceTimer);
+  }
+
+  private reportSilence(): void {
+    const now = Date.now();
+    for (const session of this.sessions.values()) {
+      if (session.lastPacketAt === 0 || now - session.lastPacketAt < PACKET_SILENCE_MS) continue;
+      if (session.speaking.silence()) this.reportSpeaking(session, false, 0);
+    }
+  }
+
+  private reportSpeaking(session: SfuSession, speaking: boolean, level: number): void {
+    const event = { roomName: this.name, identity: session.identity, userId: session.userId };
+    this.events.emit('speakingChanged', { ...event, speaking, level });
+    for (const other of this.sessions.values()) {
+      other.send({
+        type: 'speaking',
+        identity: session.identity,
+        userId: session.userId,
+        speaking,
+        level,
+      });
+    }
+  }
+}

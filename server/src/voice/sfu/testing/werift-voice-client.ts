@@ -1,0 +1,135 @@
+import {
+  MediaStreamTrack,
+  RTCPeerConnection,
+  type RtpPacket,
+  type RTCRtpTransceiver,
+} from 'werift';
+import WebSocket from 'ws';
+import {
+  VOICE_SIGNALLING_VERSION,
+  parseVoiceMessage,
+  serverVoiceMessageSchema,
+  type ServerVoiceMessage,
+} from '../../../../../protocol/voice-signalling.js';
+import { sfuPeerConfig } from '../peer-config.js';
+
+/**
+ * A Node-side participant for integration tests and benchmarks: speaks the `/rtc` protocol like
+ * the browser transport does, publishes RTP it is handed, and counts what it receives per talker.
+ */
+export class WeriftVoiceClient {
+  readonly pc = new RTCPeerConnection(sfuPeerConfig({ iceServers: [] }));
+  readonly ws: WebSocket;
+  readonly messages: ServerVoiceMessage[] = [];
+  readonly received = new Map<string, number>();
+  readonly microphone = new MediaStreamTrack({ kind: 'audio' });
+  onRtp: ((identity: string, rtp: RtpPacket) => void) | undefined;
+  closeCode: number | undefined;
+  private readonly identityByMid = new Map<string, string>();
+  private publishing = false;
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(url: string) {
+    this.ws = new WebSocket(url);
+    const subscribed = new WeakSet<object>();
+    this.pc.ontrack = (event) => {
+      // werift reports a receiving track again at every renegotiation; count its packets once.
+      if (subscribed.has(event.track)) return;
+      subscribed.add(event.track);
+      event.track.onReceiveRtp.subscribe((rtp) => {
+        const identity =
+          this.identityByMid.get(event.transceiver.mid ?? '') ?? `mid:${event.transceiver.mid}`;
+        this.received.set(identity, (this.received.get(identity) ?? 0) + 1);
+        this.onRtp?.(identity, rtp);
+      });
+    };
+    this.ws.on('message', (data: Buffer) => {
+      const message = parseVoiceMessage(serverVoiceMessageSchema, data.toString('utf8'));
+      if (!message) return;
+      this.messages.push(message);
+      // Offers are handled strictly in order, like a browser's operations chain.
+      if (message.type === 'offer')
+        this.queue = this.queue.then(() => this.answer(message)).catch(() => undefined);
+    });
+    this.ws.on('close', (code) => {
+      this.closeCode = code;
+    });
+  }
+
+  /** Opens the socket and sends `join`; resolves once the server answered `joined` or closed. */
+  static async join(url: string, token: string): Promise<WeriftVoiceClient> {
+    const client = new WeriftVoiceClient(url);
+    await new Promise<void>((resolve, reject) => {
+      client.ws.once('open', () => resolve());
+      client.ws.once('error', reject);
+    });
+    client.ws.send(JSON.stringify({ type: 'join', version: VOICE_SIGNALLING_VERSION, token }));
+    await client.waitFor(
+      () => client.messages.some((m) => m.type === 'joined') || client.closeCode !== undefined,
+      10_000,
+    );
+    return client;
+  }
+
+  get joined(): Extract<ServerVoiceMessage, { type: 'joined' }> | undefined {
+    return this.messages.find(
+      (m): m is Extract<ServerVoiceMessage, { type: 'joined' }> => m.type === 'joined',
+    );
+  }
+
+  get isPublishing(): boolean {
+    return this.publishing;
+  }
+
+  /** Sends one packet as the microphone (the SFU must have negotiated our publish slot). */
+  sendRtp(rtp: RtpPacket | Buffer): void {
+    this.microphone.writeRtp(rtp);
+  }
+
+  async waitFor(condition: () => boolean, timeoutMs: number, what = 'condition'): Promise<void> {
+    const started = Date.now();
+    while (!condition()) {
+      if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: 'leave' }));
+      this.ws.close(1000);
+    }
+    await this.pc.close();
+  }
+
+  private async answer(offer: Extract<ServerVoiceMessage, { type: 'offer' }>): Promise<void> {
+    for (const mapping of offer.tracks) this.identityByMid.set(mapping.mid, mapping.identity);
+    await this.pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
+    if (offer.publishMid && !this.publishing) {
+      const slot = this.pc
+        .getTransceivers()
+        .find((t: RTCRtpTransceiver) => t.mid === offer.publishMid);
+      if (slot) {
+        slot.setDirection('sendonly');
+        await slot.sender.replaceTrack(this.microphone);
+        this.publishing = true;
+      }
+    }
+    const answer = await this.pc.createAnswer();
+    await this.pc.setLocalDescription(answer);
+    const sdp = this.pc.localDescription?.sdp ?? answer.sdp;
+    if (this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: 'answer', negotiationId: offer.negotiationId, sdp }));
+    }
+    // Same werift ICE-restart gap as on the server (see SfuPeer.restartIceChecks).
+    for (const transport of this.pc.iceTransports) {
+      if (
+        transport.state !== 'closed' &&
+        !transport.connection.nominated &&
+        this.pc.connectionState === 'connected'
+      ) {
+        transport.start().catch(() => undefined);
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
+import { displayName } from '../../../protocol/user.js';
+import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../protocol/voice.js';
+import { requireChannelMember } from '../access/channel-guards.js';
+import { forbidden, tooManyRequests } from '../http/errors.js';
+import { mayConnect } from '../usage/usage-figures.js';
+import { usageOf } from '../usage/usage-store.js';
+import type { VoiceProvider } from './voice-provider.js';
+import { createVoiceToken } from './voice-token.js';
+
+/**
+ * `POST /api/livekit-token` (DESIGN §3 "Voice tokens"): for the signed-in user only, members only,
+ * refused over the allowance; the publish right is withheld while the member is admin-muted.
+ */
+export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvider): void {
+  app.post('/api/livekit-token', async (request): Promise<VoiceTokenResponse> => {
+    const body = voiceTokenRequestSchema.parse(request.body);
+    const { user, membership } = await requireChannelMember(request, body.channelId);
+    if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');
+    if (!voice.configured) return { configured: false, provider: voice.name };
+    if (!mayConnect(await usageOf(app.ctx.database.db, user.id)))
+      throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
+    const { token } = await createVoiceToken({
+      apiKey: voice.apiKey,
+      apiSecret: voice.apiSecret,
+      channelId: body.channelId,
+      userId: user.id,
+      userName: displayName(user),
+      adminMuted: membership?.isMuted ?? false,
+    });
+    return { configured: true, provider: voice.name, url: voice.url(), token };
+  });
+}
