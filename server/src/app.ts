@@ -3,11 +3,13 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
 import type { AppContext } from './app-context.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
 import { registerBlockingRoutes } from './blocking/blocking-routes.js';
+import { registerCalls } from './calls/calls.js';
 import { registerChannelRoutes } from './channels/channels-routes.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -22,6 +24,7 @@ import { unpublishedChannelEvents } from './realtime/channel-events.js';
 import { registerRealtime } from './realtime/realtime.js';
 import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
+import { registerVoice } from './voice/voice.js';
 import { registerClientAssets } from './web/client-assets.js';
 
 export interface BuildAppOptions {
@@ -55,8 +58,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
-  // Frames over 64 KB close the socket; feature sockets drop smaller messages they find too big.
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // Frames over 256 KB (voice SDP grows with talkers) close the socket; /ws drops messages over 16 KB.
+  await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
   await registerSecurityHeaders(app, config.publicUrl, config.dev);
   registerSameOriginCheck(app, config.publicUrl);
 
@@ -70,12 +73,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Feature routes: one line per feature folder.
   registerRealtime(app);
+  registerCalls(app);
   registerUserRoutes(app);
   registerChannelRoutes(app);
   registerContactRoutes(app);
   registerBlockingRoutes(app);
   registerInviteRoutes(app);
   registerUsage(app);
+  registerVoice(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

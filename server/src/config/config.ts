@@ -21,6 +21,8 @@ export interface Config {
     announcedIp: string | undefined;
   };
   iceServers: IceServer[];
+  /** Whether ICE_SERVERS was set; the built-in SFU uses no STUN server unless told to. */
+  iceServersConfigured: boolean;
   logLevel: string;
   trustProxy: boolean;
   /** Development mode serves the client through Vite with hot reload. */
@@ -28,6 +30,9 @@ export interface Config {
 }
 
 export const BUILT_IN_CLIENT_ID = 'chirp-web';
+
+/** Browsers in 1:1 calls need a STUN server to find their public address (spec §7). */
+const DEFAULT_ICE_SERVERS: IceServer[] = [{ urls: 'stun:stun.l.google.com:19302' }];
 
 export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config {
   const dataDir = resolve(env.DATA_DIR);
@@ -70,7 +75,8 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
           : undefined,
       announcedIp: env.RTC_ANNOUNCED_IP,
     },
-    iceServers: env.ICE_SERVERS,
+    iceServers: env.ICE_SERVERS ?? DEFAULT_ICE_SERVERS,
+    iceServersConfigured: env.ICE_SERVERS !== undefined,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     dev: options.dev ?? false,

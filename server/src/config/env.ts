@@ -24,7 +24,7 @@ const iceServerSchema = z.object({
 export type IceServer = z.infer<typeof iceServerSchema>;
 
 const iceServers = optionalString.transform((v, ctx) => {
-  if (v === undefined) return [{ urls: 'stun:stun.l.google.com:19302' }] as IceServer[];
+  if (v === undefined) return undefined;
   try {
     const parsed = z.array(iceServerSchema).safeParse(JSON.parse(v));
     if (parsed.success) return parsed.data;

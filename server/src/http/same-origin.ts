@@ -30,6 +30,8 @@ export function registerSameOriginCheck(app: FastifyInstance, publicUrl: URL): v
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     if (!request.url.startsWith('/api/')) return;
+    // Server-to-server callers (signed webhooks) prove themselves another way.
+    if ((request.routeOptions.config as { crossOrigin?: boolean }).crossOrigin) return;
     if (!isSameOrigin(request, publicUrl)) throw forbidden('Cross-origin request refused');
   });
 }
