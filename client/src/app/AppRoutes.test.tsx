@@ -72,11 +72,17 @@ describe('signed out', () => {
   it.each([
     ['a server error', () => Promise.resolve(new Response('boom', { status: 500 }))],
     ['a missing endpoint', () => Promise.resolve(new Response('', { status: 404 }))],
-    ['a network failure', () => Promise.reject(new TypeError('Failed to fetch'))],
   ])('treats %s of the user call as signed out', async (_name, answer) => {
     authUserAnswers(answer);
     renderAt('/');
     expect(await screen.findByRole('button', { name: 'Continue to Sign In' })).toBeTruthy();
+  });
+
+  it('shows the offline state, not the landing, when the server cannot be reached at all', async () => {
+    authUserAnswers(() => Promise.reject(new TypeError('Failed to fetch')));
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'You are offline' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Continue to Sign In' })).toBeNull();
   });
 });
 

@@ -9,6 +9,9 @@ export type AuthState = {
   user: User | null;
   isLoading: boolean;
   isAuthenticated: boolean;
+  /** The server could not be reached at all (no response): show the offline state, not the landing. */
+  isOffline: boolean;
+  retry: () => void;
 };
 
 const fetchUserOrNull = getQueryFn<User>({ on401: 'returnNull' });
@@ -27,11 +30,13 @@ const fetchAuthUser: QueryFunction<User | null> = async (context) => {
 
 /** The current user from `GET /api/auth/user` (spec §6: signed in exactly when it returns data). */
 export function useAuth(): AuthState {
-  const { data, isLoading } = useQuery({
+  const { data, isLoading, error, refetch } = useQuery({
     queryKey: AUTH_USER_QUERY_KEY,
     queryFn: fetchAuthUser,
     retry: false,
   });
   const user = data ?? null;
-  return { user, isLoading, isAuthenticated: user !== null };
+  // fetch() rejects with a TypeError only when no response arrived (offline, server down).
+  const isOffline = user === null && error instanceof TypeError;
+  return { user, isLoading, isAuthenticated: user !== null, isOffline, retry: () => void refetch() };
 }

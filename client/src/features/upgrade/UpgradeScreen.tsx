@@ -1,6 +1,27 @@
+import { useAuth } from '../auth/useAuth';
 import { PageLayout } from '../shell/PageLayout';
+import { toast } from '../../ui/toast-store';
+import { FaqList } from './FaqList';
+import { PlanCard } from './PlanCard';
+import { PLANS } from './plans';
 
-/** Placeholder for the plan upgrade screen of spec §2; the installable-app issue fills it. */
+/** Spec §2 "Upgrade screen": two plans and a short FAQ. Payments are not configured (spec §8). */
 export function UpgradeScreen() {
-  return <PageLayout title="Upgrade" />;
+  const { user } = useAuth();
+  const choose = () =>
+    toast({
+      title: 'Stripe Integration Required',
+      description: 'Payments are not set up on this server yet. Ask your administrator to upgrade your account.',
+    });
+  return (
+    <PageLayout title="Upgrade">
+      <p className="-mt-3 text-muted-foreground">Talk more, run your own channels. Every plan starts with a free trial.</p>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {PLANS.map((plan) => (
+          <PlanCard key={plan.tier} plan={plan} current={user?.subscriptionTier === plan.tier} onChoose={choose} />
+        ))}
+      </div>
+      <FaqList />
+    </PageLayout>
+  );
 }

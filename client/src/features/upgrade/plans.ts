@@ -1,0 +1,51 @@
+/**
+ * The paid plans (spec §2 "Upgrade screen", §9). The spec shows two price sets; Chirp uses the one
+ * the upgrade page and the settings prompt show — see docs/decisions/008-plan-prices.md.
+ */
+export interface Plan {
+  tier: 'member' | 'admin';
+  name: string;
+  pricePerMonth: number;
+  recommended: boolean;
+  features: string[];
+}
+
+export const FREE_TRIAL_DAYS = 7;
+
+export const PLANS: Plan[] = [
+  {
+    tier: 'member',
+    name: 'Member',
+    pricePerMonth: 1,
+    recommended: false,
+    features: ['Join any channel on the server', 'Longer idle timeout (2 minutes)', 'One-to-one calls and pokes'],
+  },
+  {
+    tier: 'admin',
+    name: 'Admin',
+    pricePerMonth: 5,
+    recommended: true,
+    features: [
+      'Everything in Member',
+      'Create channels and invite people',
+      'Add, remove and mute members',
+      'Longest idle timeout (3 minutes)',
+    ],
+  },
+];
+
+export const FAQ: { question: string; answer: string }[] = [
+  {
+    question: 'Can I cancel anytime?',
+    answer: 'Yes. Your plan stays active until the end of the period you paid for, then returns to Free.',
+  },
+  {
+    question: 'What happens after the free trial?',
+    answer: `After ${FREE_TRIAL_DAYS} days the plan renews monthly unless you cancel before the trial ends.`,
+  },
+  {
+    question: 'What are participant minutes?',
+    answer:
+      'Each minute one person is connected to voice counts as one participant minute. Every account gets 10,000 free minutes a month; beyond that, pay-as-you-go costs $0.006 a minute.',
+  },
+];
