@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
@@ -19,7 +20,17 @@ export async function registerClientAssets(app: FastifyInstance, dev: boolean): 
   if (!existsSync(indexFile)) {
     throw new Error(`The client is not built (${indexFile} missing): run "npm run build" or "npm start".`);
   }
-  await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    // Hashed build assets never change; everything else (sw.js, manifest, icons) is revalidated.
+    setHeaders: (reply, path) => {
+      const immutable = path.includes(join('dist', 'client', 'assets'));
+      void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
   const indexHtml = readFileSync(indexFile, 'utf8');
   app.setNotFoundHandler((request, reply) => {
     if (request.method !== 'GET' || isApiPath(request.url) || !request.headers.accept?.includes('text/html')) {
