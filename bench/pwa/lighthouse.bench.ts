@@ -43,7 +43,7 @@ try {
       console.log(`  ${audits[id]?.title ?? id}: ${audits[id]?.displayValue ?? 'n/a'}`);
     }
   } finally {
-    await chrome.kill();
+    chrome.kill();
   }
 } finally {
   server.kill();
