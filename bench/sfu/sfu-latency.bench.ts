@@ -19,6 +19,7 @@ import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger.js';
 import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes.js';
 import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token.js';
 import type { LatencyBenchGlobal } from './latency-bench-api.js';
+import { chromiumArgs } from '../../e2e/chromium-args.js';
 
 const SAMPLES = Math.max(100, Number(process.argv[2] ?? 120));
 const PRESS_SAMPLES = 40;
@@ -121,17 +122,7 @@ const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? add
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    '--autoplay-policy=no-user-gesture-required',
-  ],
+  args: chromiumArgs,
 });
 
 async function openPage(): Promise<Page> {
