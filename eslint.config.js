@@ -10,7 +10,7 @@ const forbid = (patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'server/drizzle/**', 'test-results/**', 'playwright-report/**', 'data/**', '.e2e-data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'server/drizzle/**', 'test-results/**', 'playwright-report/**', 'data/**', '.e2e-data/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { INVITED_CHANNEL_STORAGE_KEY, loginUrl, rememberInvitedChannel } from './sign-in';
+import {
+  INVITE_TOKEN_STORAGE_KEY,
+  INVITED_CHANNEL_STORAGE_KEY,
+  loginUrl,
+  rememberInvitedChannel,
+} from './sign-in';
 
 describe('sign-in', () => {
   it('asks the server to return to the current address', () => {
@@ -13,6 +18,7 @@ describe('sign-in', () => {
     sessionStorage.clear();
     rememberInvitedChannel('?channel=12&invite=ab', sessionStorage);
     expect(sessionStorage.getItem(INVITED_CHANNEL_STORAGE_KEY)).toBe('12');
+    expect(sessionStorage.getItem(INVITE_TOKEN_STORAGE_KEY)).toBe('ab');
   });
 
   it('leaves storage alone without a channel parameter', () => {

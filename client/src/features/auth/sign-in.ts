@@ -2,13 +2,18 @@ import { navigateToServer } from '../../lib/navigation';
 
 /** Spec §2: a channel from an invitation, kept across the sign-in redirect. */
 export const INVITED_CHANNEL_STORAGE_KEY = 'invitedChannelId';
+/** DESIGN §3 "Invites": the invite link's token, redeemed after sign-in. */
+export const INVITE_TOKEN_STORAGE_KEY = 'inviteToken';
 
-/** Keeps `?channel=<id>` of the current address in session storage for after sign-in. */
+/** Keeps `?channel=<id>&invite=<token>` of the current address in session storage for after sign-in. */
 export function rememberInvitedChannel(search: string, storage: Storage): void {
-  const channelId = new URLSearchParams(search).get('channel');
+  const params = new URLSearchParams(search);
+  const channelId = params.get('channel');
+  const token = params.get('invite');
   if (!channelId) return;
   try {
     storage.setItem(INVITED_CHANNEL_STORAGE_KEY, channelId);
+    if (token) storage.setItem(INVITE_TOKEN_STORAGE_KEY, token);
   } catch (error) {
     // Storage can be full or disabled (private mode); the returnTo address still carries the channel.
     console.warn('Could not remember the invited channel', error);

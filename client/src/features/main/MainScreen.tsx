@@ -1,21 +1,54 @@
-import { RadioTower } from 'lucide-react';
+import { isAdminTier } from '../../../../protocol/user';
+import { useAuth } from '../auth/useAuth';
+import { useCallActive } from '../calls/call-active';
+import { ChannelBar } from '../channels/ChannelBar';
+import { ChannelsMenu } from '../channels/ChannelsMenu';
+import { useCurrentChannel } from '../channels/current-channel';
+import { useChannelEntry } from '../channels/useChannelEntry';
+import { ContactsMenu } from '../contacts/ContactsMenu';
+import { ShareDialog } from '../invites/ShareDialog';
+import { PresenceRuntime } from '../presence/PresenceRuntime';
 import { AppLayout } from '../shell/AppLayout';
+import { UsageAlertBanner } from '../usage/UsageAlertBanner';
+import { NoChannelPrompt } from './NoChannelPrompt';
+import { TopBarStatusSlot } from './TopBarStatusSlot';
+import { VoiceControlsSlot } from './VoiceControlsSlot';
 
-/** The signed-in main screen. Channels, voice and calls plug into the layout as they arrive. */
+/**
+ * The signed-in main screen (spec §2): top bar menus, the voice area (owned by the presence and
+ * voice features through the slot components) and the current channel's bar at the bottom.
+ */
 export function MainScreen() {
+  const { user } = useAuth();
+  const { channelId } = useCurrentChannel();
+  useChannelEntry();
+  const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
+  const callActive = useCallActive();
+
   return (
-    <AppLayout>
-      <section className="flex flex-1 flex-col items-center justify-center gap-4 rounded-3xl border border-dashed bg-card/60 px-6 py-16 text-center">
-        <span className="flex size-16 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
-          <RadioTower aria-hidden="true" className="size-8" />
-        </span>
-        <div className="grid gap-1">
-          <h1 className="text-xl font-semibold">No channel selected</h1>
-          <p className="max-w-sm text-sm text-muted-foreground">
-            Pick one from the menu above to start talking.
-          </p>
+    <AppLayout
+      status={<TopBarStatusSlot />}
+      contacts={<ContactsMenu />}
+      channels={<ChannelsMenu />}
+      share={<ShareDialog />}
+    >
+      {/* Presence runs on the whole main screen: pokes and pushes arrive with no channel open too. */}
+      <PresenceRuntime channelId={channelId} callActive={callActive} />
+      <UsageAlertBanner />
+      {channelId === null ? (
+        <NoChannelPrompt isAdmin={isAdmin} />
+      ) : (
+        <div className="flex flex-1 flex-col gap-6">
+          <h1 className="sr-only">Channel</h1>
+          <section
+            aria-label="Voice"
+            className="flex flex-1 flex-col items-center justify-center gap-6 py-4"
+          >
+            <VoiceControlsSlot />
+          </section>
+          <ChannelBar channelId={channelId} />
         </div>
-      </section>
+      )}
     </AppLayout>
   );
 }

@@ -1,6 +1,38 @@
+import { useState } from 'react';
+import { useAuth } from '../auth/useAuth';
+import { useCurrentChannel } from '../channels/current-channel';
+import { TalkModeCard } from '../presence/TalkModeCard';
 import { PageLayout } from '../shell/PageLayout';
+import { AccountInfoCard } from './AccountInfoCard';
+import { BlockedUsersCard } from './BlockedUsersCard';
+import { ChannelManagementCard } from './ChannelManagementCard';
+import { MemberManagementCard } from './MemberManagementCard';
+import { TierCard } from './TierCard';
+import { UserManagementCard } from './UserManagementCard';
 
-/** Placeholder for the settings screen of spec §2; the channels issue fills it. */
+/** Spec §2 "Settings screen". */
 export function SettingsScreen() {
-  return <PageLayout title="Settings" />;
+  const { user } = useAuth();
+  const { channelId: currentChannelId } = useCurrentChannel();
+  // Member Management starts on the channel open on the main screen; "Members" buttons switch it.
+  const [managedChannelId, setManagedChannelId] = useState<number | null>(currentChannelId);
+
+  const manageMembers = (channelId: number) => {
+    setManagedChannelId(channelId);
+    document
+      .getElementById('member-management')
+      ?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
+
+  return (
+    <PageLayout title="Settings">
+      <TierCard tier={user?.subscriptionTier ?? 'free'} />
+      {user?.subscriptionTier === 'superadmin' ? <UserManagementCard /> : null}
+      <TalkModeCard />
+      <BlockedUsersCard />
+      <ChannelManagementCard onManageMembers={manageMembers} />
+      <MemberManagementCard channelId={managedChannelId} onChannelChange={setManagedChannelId} />
+      <AccountInfoCard user={user} />
+    </PageLayout>
+  );
 }

@@ -49,3 +49,9 @@ export const FAQ: { question: string; answer: string }[] = [
       'Each minute one person is connected to voice counts as one participant minute. Every account gets 10,000 free minutes a month; beyond that, pay-as-you-go costs $0.006 a minute.',
   },
 ];
+
+const priceOf = (tier: Plan['tier']) => PLANS.find((plan) => plan.tier === tier)?.pricePerMonth ?? 0;
+
+/** One line for upgrade prompts elsewhere (settings), from the same prices as the upgrade screen. */
+export const PRICE_SUMMARY = `Member $${priceOf('member')}/month · Admin $${priceOf('admin')}/month · ${FREE_TRIAL_DAYS}-day free trial`;
+export const ADMIN_UPGRADE_PROMPT = `Upgrade to Admin ($${priceOf('admin')}/month, ${FREE_TRIAL_DAYS}-day free trial) to create your own channels. Member is $${priceOf('member')}/month.`;

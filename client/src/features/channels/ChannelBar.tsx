@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { Hash, UserPlus } from 'lucide-react';
+import { Button } from '../../ui/Button';
+import { useAuth } from '../auth/useAuth';
+import { InviteButton } from '../invites/InviteButton';
+import { AddMembersDialog } from '../members/AddMembersDialog';
+import { MemberList } from '../members/MemberList';
+import { memberCountText } from './ChannelMenuItem';
+import { canManageChannel } from './channel-permissions';
+import { useChannel } from './useChannel';
+import { useChannelMembers } from './useChannelMembers';
+
+/** Spec §2 bottom bar: channel name, member count, Invite, Add Members (admins) and member cards. */
+export function ChannelBar({ channelId }: { channelId: number }) {
+  const { user } = useAuth();
+  const channel = useChannel(channelId);
+  const members = useChannelMembers(channelId);
+  const [adding, setAdding] = useState(false);
+  const canManage = canManageChannel(channel, user);
+  const count = members.data?.length ?? channel?.memberCount ?? 0;
+  const name = channel?.name ?? 'Channel';
+
+  return (
+    <section
+      aria-labelledby="channel-bar-title"
+      className="grid gap-4 rounded-2xl border bg-card p-4 shadow-sm sm:p-5"
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <div className="flex min-w-[12rem] flex-1 items-center gap-2">
+          <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary-soft-foreground">
+            <Hash aria-hidden="true" className="size-5" />
+          </span>
+          <div className="grid min-w-0">
+            <h2 id="channel-bar-title" className="truncate text-base font-semibold">
+              {name}
+            </h2>
+            <p className="text-xs text-muted-foreground">{memberCountText(count)}</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {canManage ? (
+            <Button size="sm" variant="outline" onClick={() => setAdding(true)}>
+              <UserPlus aria-hidden="true" />
+              Add Members
+            </Button>
+          ) : null}
+          <InviteButton channelId={channelId} />
+        </div>
+      </div>
+      <MemberList channelId={channelId} selfId={user?.id ?? ''} canRemove={canManage} />
+      {canManage ? (
+        <AddMembersDialog
+          channelId={channelId}
+          channelName={name}
+          open={adding}
+          onOpenChange={setAdding}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { Fragment, useState } from 'react';
+import { Hash, Plus } from 'lucide-react';
+import type { Channel } from '../../../../protocol/channels';
+import { isAdminTier } from '../../../../protocol/user';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuGroup,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../ui/DropdownMenu';
+import { Spinner } from '../../ui/Spinner';
+import { useAuth } from '../auth/useAuth';
+import { TopBarButton } from '../shell/TopBarButton';
+import { groupUserChannels } from './channel-groups';
+import { ChannelMenuItem } from './ChannelMenuItem';
+import { CreateChannelDialog } from './CreateChannelDialog';
+import { useCurrentChannel } from './current-channel';
+import { useAllChannels } from './useAllChannels';
+import { useSelectChannel } from './useSelectChannel';
+import { useUserChannels } from './useUserChannels';
+
+/** The top bar's Channels dropdown (spec §2): Created by You, Member Of, All Channels, Create New Channel. */
+export function ChannelsMenu() {
+  const { user } = useAuth();
+  const { channelId } = useCurrentChannel();
+  const [creating, setCreating] = useState(false);
+  const tier = user?.subscriptionTier ?? 'free';
+  const seesAll = tier !== 'free';
+  const mine = useUserChannels();
+  const all = useAllChannels(seesAll);
+  const select = useSelectChannel();
+
+  const myIds = new Set((mine.data ?? []).map((channel) => channel.id));
+  const { createdByYou, memberOf } = groupUserChannels(mine.data ?? [], user?.id ?? '');
+  const groups: { label: string; channels: Channel[] }[] = [
+    { label: 'Created by You', channels: createdByYou },
+    { label: 'Member Of', channels: memberOf },
+    { label: 'All Channels', channels: seesAll ? (all.data ?? []) : [] },
+  ].filter((group) => group.channels.length > 0);
+  const isLoading = mine.isLoading || (seesAll && all.isLoading);
+
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <TopBarButton icon={Hash} label="Channels" />
+        </DropdownMenuTrigger>
+        <DropdownMenuContent className="w-[min(20rem,calc(100vw-1rem))]" aria-label="Channels">
+          {isLoading ? (
+            <Spinner size="sm" label="Loading channels" className="px-2.5 py-2" />
+          ) : mine.isError ? (
+            <p role="alert" className="px-2.5 py-2 text-sm text-destructive-text">
+              Failed to fetch user channels
+            </p>
+          ) : groups.length === 0 ? (
+            <p className="px-2.5 py-2 text-sm text-muted-foreground">No channels available</p>
+          ) : (
+            groups.map((group, index) => (
+              <Fragment key={group.label}>
+                {index > 0 ? <DropdownMenuSeparator /> : null}
+                <DropdownMenuGroup aria-label={group.label}>
+                  <DropdownMenuLabel>{group.label}</DropdownMenuLabel>
+                  {group.channels.map((channel) => (
+                    <ChannelMenuItem
+                      key={channel.id}
+                      channel={channel}
+                      isCurrent={channel.id === channelId}
+                      onSelect={() => select.mutate({ channel, isMember: myIds.has(channel.id) })}
+                    />
+                  ))}
+                </DropdownMenuGroup>
+              </Fragment>
+            ))
+          )}
+          {isAdminTier(tier) ? (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem
+                onSelect={() => setCreating(true)}
+                className="font-medium text-primary"
+              >
+                <Plus aria-hidden="true" />
+                Create New Channel
+              </DropdownMenuItem>
+            </>
+          ) : null}
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <CreateChannelDialog
+        open={creating}
+        onOpenChange={setCreating}
+        onCreated={(channel) => select.mutate({ channel, isMember: true })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Plus } from 'lucide-react';
+import type { Channel } from '../../../../protocol/channels';
+import { CHANNEL_NAME_MAX_LENGTH } from '../../../../protocol/channels';
+import { Button } from '../../ui/Button';
+import { BusyIcon } from '../../ui/BusyIcon';
+import { Input } from '../../ui/Input';
+import { Label } from '../../ui/Label';
+import { useCreateChannel } from './useCreateChannel';
+
+export type CreateChannelFormProps = {
+  /** Called with the new channel once the server created it. */
+  onCreated?: (channel: Channel) => void;
+  /** The submit button's text. */
+  submitLabel?: string;
+};
+
+/**
+ * The channel name form of the Create New Channel dialog and of Settings (spec §5): the name is
+ * trimmed, an empty one says "Channel name cannot be empty" and cannot be submitted.
+ */
+export function CreateChannelForm({
+  onCreated,
+  submitLabel = 'Create Channel',
+}: CreateChannelFormProps) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [touched, setTouched] = useState(false);
+  const createChannel = useCreateChannel();
+  const isEmpty = name.trim() === '';
+  const showEmpty = touched && isEmpty;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (isEmpty || createChannel.isPending) return;
+    createChannel.mutate(name, {
+      onSuccess: (channel) => {
+        setName('');
+        setTouched(false);
+        onCreated?.(channel);
+      },
+    });
+  };
+
+  return (
+    <form onSubmit={submit} className="grid gap-3" noValidate>
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-name`}>Channel name</Label>
+        <Input
+          id={`${id}-name`}
+          value={name}
+          maxLength={CHANNEL_NAME_MAX_LENGTH}
+          placeholder="e.g. Family"
+          autoComplete="off"
+          aria-invalid={showEmpty || undefined}
+          aria-describedby={showEmpty ? `${id}-error` : undefined}
+          onChange={(event) => setName(event.target.value)}
+          onBlur={() => setTouched(true)}
+        />
+        {showEmpty ? (
+          <p id={`${id}-error`} role="alert" className="text-sm text-destructive-text">
+            Channel name cannot be empty
+          </p>
+        ) : null}
+      </div>
+      <Button
+        type="submit"
+        disabled={isEmpty || createChannel.isPending}
+        className="sm:justify-self-end"
+      >
+        {createChannel.isPending ? <BusyIcon /> : <Plus aria-hidden="true" />}
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}

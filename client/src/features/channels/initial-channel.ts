@@ -1,0 +1,35 @@
+import type { Channel } from '../../../../protocol/channels';
+import { isAdminTier, type SubscriptionTier } from '../../../../protocol/user';
+
+export type InitialChannelInput = {
+  /** From the `channel` query parameter or the `invitedChannelId` session entry, if any. */
+  requestedChannelId: number | null;
+  /** The user's own channels. */
+  channels: readonly Pick<Channel, 'id'>[];
+  tier: SubscriptionTier;
+};
+
+/**
+ * Spec §4 "Initial channel choice": a requested channel is used if the user belongs to it, or if the
+ * list is empty (it may simply not include a just-accepted invite yet). Otherwise non-admins get their
+ * first channel and admins none — they manage several channels and pick one themselves.
+ */
+export function chooseInitialChannel({
+  requestedChannelId,
+  channels,
+  tier,
+}: InitialChannelInput): number | null {
+  if (requestedChannelId !== null) {
+    if (channels.length === 0 || channels.some((channel) => channel.id === requestedChannelId))
+      return requestedChannelId;
+  }
+  if (isAdminTier(tier)) return null;
+  return channels[0]?.id ?? null;
+}
+
+/** A positive integer channel id from a query parameter or storage entry, else null. */
+export function parseChannelId(value: string | null | undefined): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}

@@ -1,0 +1,16 @@
+import type { Channel } from '../../../../protocol/channels';
+import { useAuth } from '../auth/useAuth';
+import { useAllChannels } from './useAllChannels';
+import { useUserChannels } from './useUserChannels';
+
+/** A channel's record from the lists already polled (the user's own, else All Channels). */
+export function useChannel(channelId: number | null): Channel | undefined {
+  const { user } = useAuth();
+  const mine = useUserChannels();
+  const all = useAllChannels(user !== null && user.subscriptionTier !== 'free');
+  if (channelId === null) return undefined;
+  return (
+    mine.data?.find((channel) => channel.id === channelId) ??
+    all.data?.find((channel) => channel.id === channelId)
+  );
+}

@@ -1,0 +1,34 @@
+import { Phone } from 'lucide-react';
+import { displayName, type User } from '../../../../protocol/user';
+import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
+import { UserAvatar } from '../members/UserAvatar';
+import { startCall } from './call-action';
+
+export type ContactRowProps = { user: User; isContact: boolean };
+
+/** One person in the Contacts list, with the call button (spec §2). */
+export function ContactRow({ user, isContact }: ContactRowProps) {
+  const name = displayName(user);
+  return (
+    <li className="flex items-center gap-3 rounded-lg px-2 py-1.5 hover:bg-accent/60">
+      <UserAvatar name={name} imageUrl={user.profileImageUrl} />
+      <div className="grid min-w-0 flex-1">
+        <span className="truncate text-sm font-medium">{name}</span>
+        {user.email && user.email !== name ? (
+          <span className="truncate text-xs text-muted-foreground">{user.email}</span>
+        ) : null}
+      </div>
+      {isContact ? <Badge variant="secondary">Contact</Badge> : null}
+      <Button
+        size="icon"
+        variant="ghost"
+        aria-label={`Call ${name}`}
+        className="text-primary"
+        onClick={() => startCall(user)}
+      >
+        <Phone aria-hidden="true" />
+      </Button>
+    </li>
+  );
+}

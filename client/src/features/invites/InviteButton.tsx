@@ -1,0 +1,15 @@
+import { Contact } from 'lucide-react';
+import { Button } from '../../ui/Button';
+import { BusyIcon } from '../../ui/BusyIcon';
+import { useContactPickerInvite } from './useContactPickerInvite';
+
+/** Invite from the device's contacts into the current channel (spec §2 bottom bar). */
+export function InviteButton({ channelId }: { channelId: number | null }) {
+  const invite = useContactPickerInvite(channelId);
+  return (
+    <Button size="sm" variant="outline" disabled={invite.isPending} onClick={() => invite.mutate()}>
+      {invite.isPending ? <BusyIcon /> : <Contact aria-hidden="true" />}
+      Invite
+    </Button>
+  );
+}

@@ -1,0 +1,36 @@
+/** A contact from the Contact Picker API (`navigator.contacts.select`). */
+export type PickedContact = { name?: string[]; email?: string[] };
+
+type ContactsManager = {
+  select: (
+    properties: readonly ('name' | 'email')[],
+    options?: { multiple?: boolean },
+  ) => Promise<PickedContact[]>;
+};
+
+/** The Contact Picker API where the browser has it (Chrome on Android), else null. */
+export function contactPicker(): ContactsManager | null {
+  const candidate = (navigator as Navigator & { contacts?: Partial<ContactsManager> }).contacts;
+  return candidate && typeof candidate.select === 'function'
+    ? (candidate as ContactsManager)
+    : null;
+}
+
+export type PickResult =
+  | { kind: 'unsupported' }
+  | { kind: 'cancelled' }
+  | { kind: 'empty' }
+  | { kind: 'picked'; contacts: PickedContact[] };
+
+/** Opens the picker for names and e-mails; a rejected picker means the user backed out. */
+export async function pickContacts(): Promise<PickResult> {
+  const picker = contactPicker();
+  if (!picker) return { kind: 'unsupported' };
+  let contacts: PickedContact[];
+  try {
+    contacts = await picker.select(['name', 'email'], { multiple: true });
+  } catch {
+    return { kind: 'cancelled' };
+  }
+  return contacts.length === 0 ? { kind: 'empty' } : { kind: 'picked', contacts };
+}

@@ -1,0 +1,55 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/query-client';
+import { toast } from '../../ui/toast-store';
+import { invalidateChannelQueries } from '../channels/channel-queries';
+import { serverMessage } from '../channels/server-message';
+import { pickContacts } from './contact-picker';
+import { formatInviteSummary, InviteAbortedError, inviteAll } from './invite-summary';
+
+/**
+ * The channel bar's Invite (spec §5, §8): pick contacts on the device, add each to the channel by
+ * its first e-mail, and report "Invited: n, Already members: n, Not found: n".
+ */
+export function useContactPickerInvite(channelId: number | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      if (channelId === null) {
+        toast({
+          title: 'No channel selected',
+          description: 'Please select a channel first before inviting members',
+        });
+        return;
+      }
+      const picked = await pickContacts();
+      switch (picked.kind) {
+        case 'unsupported':
+          toast({
+            title: 'Not supported',
+            description: 'This browser cannot share your contacts.',
+          });
+          return;
+        case 'cancelled':
+          toast({ title: 'Invitation cancelled' });
+          return;
+        case 'empty':
+          toast({ title: 'No contacts selected' });
+          return;
+        case 'picked': {
+          const summary = await inviteAll(picked.contacts, (email) =>
+            apiRequest('POST', `/api/channels/${channelId}/members`, { email }),
+          );
+          toast({ title: 'Invitations sent', description: formatInviteSummary(summary) });
+        }
+      }
+    },
+    onError: (error) =>
+      toast({
+        title: 'Invitation failed',
+        description: error instanceof InviteAbortedError ? error.message : serverMessage(error),
+        variant: 'destructive',
+      }),
+    onSettled: () =>
+      channelId === null ? undefined : invalidateChannelQueries(queryClient, channelId),
+  });
+}

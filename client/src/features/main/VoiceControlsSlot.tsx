@@ -1,0 +1,32 @@
+import { useId } from 'react';
+import { useCallActive } from '../calls/call-active';
+import { useCurrentChannel } from '../channels/current-channel';
+import { OnlineButton } from '../presence/OnlineButton';
+import { SocketStatusNote } from '../presence/SocketStatusNote';
+import { usePresence } from '../presence/usePresence';
+import { ChannelVoiceRuntime } from '../voice/useChannelVoice';
+import { VoiceControls } from '../voice/VoiceControls';
+
+/**
+ * The voice area of the main screen: the big ONLINE / OFFLINE button with the live connection's
+ * state under it, then Mute Self, Mute Channel and the voice room's notes. The voice room runs here,
+ * while a channel is shown.
+ */
+export function VoiceControlsSlot() {
+  const { channelId } = useCurrentChannel();
+  const { online, socketOpen } = usePresence();
+  const callActive = useCallActive();
+  const noteId = useId();
+
+  return (
+    <div className="flex flex-col items-center gap-5">
+      <ChannelVoiceRuntime />
+      <OnlineButton
+        disabled={channelId === null || callActive || (!online && !socketOpen)}
+        describedBy={noteId}
+      />
+      <SocketStatusNote id={noteId} />
+      <VoiceControls />
+    </div>
+  );
+}

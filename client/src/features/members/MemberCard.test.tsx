@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { ChannelMember } from '../../../../protocol/channels';
+import { MemberCard } from './MemberCard';
+
+const member = (overrides: Partial<ChannelMember> = {}): ChannelMember => ({
+  id: 'u2',
+  userId: 'u2',
+  name: 'Cal Tester',
+  role: 'member',
+  isOnline: true,
+  isActiveInChannel: true,
+  isTalking: false,
+  isMutedInChannel: false,
+  email: 'cal@x.test',
+  profileImageUrl: null,
+  ...overrides,
+});
+
+afterEach(cleanup);
+
+describe('MemberCard', () => {
+  it('shows the name, status label and dot', () => {
+    render(
+      <ul>
+        <MemberCard member={member()} />
+      </ul>,
+    );
+    expect(screen.getByText('Cal Tester')).toBeTruthy();
+    expect(screen.getByText('Online')).toBeTruthy();
+    expect(screen.getByTestId('member-card').getAttribute('data-status')).toBe('online');
+    expect(screen.queryByText('Muted')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('tags admins and muted members, and says Speaking while talking', () => {
+    render(
+      <ul>
+        <MemberCard member={member({ role: 'admin', isTalking: true, isMutedInChannel: true })} />
+      </ul>,
+    );
+    expect(screen.getByText('Speaking')).toBeTruthy();
+    expect(screen.getByText('Admin')).toBeTruthy();
+    expect(screen.getByText('Muted')).toBeTruthy();
+  });
+
+  it('offers a named remove button when allowed', () => {
+    const onRemove = vi.fn();
+    render(
+      <ul>
+        <MemberCard member={member({ isOnline: false })} onRemove={onRemove} />
+      </ul>,
+    );
+    expect(screen.getByText('Offline')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Cal Tester' }));
+    expect(onRemove).toHaveBeenCalledWith(expect.objectContaining({ id: 'u2' }));
+  });
+});

@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import type { ChannelMember } from '../../../../protocol/channels';
+import { Spinner } from '../../ui/Spinner';
+import { useChannelMembers } from '../channels/useChannelMembers';
+import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
+import { MemberCard } from './MemberCard';
+import { memberStatus, type MemberStatus } from './member-status';
+import { useRemoveMember } from './useRemoveMember';
+
+export type MemberListProps = {
+  channelId: number;
+  selfId: string;
+  /** Whether the remove button shows on other members (channel admins). */
+  canRemove: boolean;
+};
+
+/** Who is speaking or present first, so the bar reads like a room. */
+const STATUS_ORDER: Record<MemberStatus, number> = { speaking: 0, online: 1, idle: 2, offline: 3 };
+
+function byPresence(a: ChannelMember, b: ChannelMember): number {
+  return (
+    STATUS_ORDER[memberStatus(a)] - STATUS_ORDER[memberStatus(b)] || a.name.localeCompare(b.name)
+  );
+}
+
+/** The current channel's member cards (spec §2), refetched every 5 s. */
+export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
+  const members = useChannelMembers(channelId);
+  const removeMember = useRemoveMember(channelId);
+  const audible = useSpeakingUserIds();
+  const [removing, setRemoving] = useState<string | null>(null);
+
+  if (members.isLoading) return <Spinner label="Loading members" className="py-3" />;
+  if (members.isError)
+    return (
+      <p role="alert" className="py-3 text-sm text-destructive-text">
+        Failed to fetch members
+      </p>
+    );
+
+  const sorted = [...(members.data ?? [])].sort(byPresence);
+  const remove = (member: ChannelMember) => {
+    setRemoving(member.id);
+    removeMember.mutate(member.id, { onSettled: () => setRemoving(null) });
+  };
+
+  return (
+    <ul aria-label="Members" className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+      {sorted.map((member) => (
+        <MemberCard
+          key={member.id}
+          member={member}
+          isSelf={member.id === selfId}
+          onRemove={canRemove && member.id !== selfId ? remove : undefined}
+          isRemoving={removeMember.isPending && removing === member.id}
+          isAudible={audible.has(member.id)}
+        />
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,23 @@
+import { cn } from '../../lib/cn';
+import { MEMBER_DOT_CLASSES, type MemberStatus } from './member-status';
+
+/** The coloured presence dot (spec §4); decorative, the label beside it carries the meaning. */
+export function MemberStatusDot({
+  status,
+  className,
+}: {
+  status: MemberStatus;
+  className?: string;
+}) {
+  return (
+    <span
+      aria-hidden="true"
+      data-status={status}
+      className={cn(
+        'inline-block size-2.5 shrink-0 rounded-full',
+        MEMBER_DOT_CLASSES[status],
+        className,
+      )}
+    />
+  );
+}

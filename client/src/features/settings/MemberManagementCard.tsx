@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import { UserPlus } from 'lucide-react';
+import { displayName } from '../../../../protocol/user';
+import { Button } from '../../ui/Button';
+import { BusyIcon } from '../../ui/BusyIcon';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
+import { Label } from '../../ui/Label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../ui/Select';
+import { Spinner } from '../../ui/Spinner';
+import { useAuth } from '../auth/useAuth';
+import { canManageChannel } from '../channels/channel-permissions';
+import { useChannelMembers } from '../channels/useChannelMembers';
+import { useUsers } from '../channels/useUsers';
+import { useAddMember } from '../members/useAddMember';
+import { useMuteMember } from '../members/useMuteMember';
+import { usePokeMember } from '../members/usePokeMember';
+import { useRemoveMember } from '../members/useRemoveMember';
+import { ManagedMemberRow } from './ManagedMemberRow';
+import { useManagedChannels } from './useManagedChannels';
+
+export type MemberManagementCardProps = {
+  channelId: number | null;
+  onChannelChange: (channelId: number) => void;
+};
+
+/** Spec §2: pick a channel, add someone to it, and poke, mute or remove its members. */
+export function MemberManagementCard({ channelId, onChannelChange }: MemberManagementCardProps) {
+  const { channels } = useManagedChannels();
+  return (
+    <Card id="member-management">
+      <CardHeader>
+        <CardTitle>Member Management</CardTitle>
+        <CardDescription>
+          Poke members; channel admins also add, mute and remove them.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <div className="grid min-w-0 gap-2">
+          <Label htmlFor="manage-channel">Channel</Label>
+          <Select
+            value={channelId === null ? '' : String(channelId)}
+            onValueChange={(value) => onChannelChange(Number(value))}
+          >
+            <SelectTrigger id="manage-channel">
+              <SelectValue placeholder="Select a channel" />
+            </SelectTrigger>
+            <SelectContent>
+              {channels.map((channel) => (
+                <SelectItem key={channel.id} value={String(channel.id)}>
+                  {channel.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        {channelId === null ? (
+          <p className="text-sm text-muted-foreground">Select a channel to see its members.</p>
+        ) : (
+          <ChannelMembersManager key={channelId} channelId={channelId} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+type Busy = { memberId: string; action: 'poke' | 'mute' | 'remove' } | null;
+
+function ChannelMembersManager({ channelId }: { channelId: number }) {
+  const { user: me } = useAuth();
+  const { channels } = useManagedChannels();
+  const channel = channels.find((candidate) => candidate.id === channelId);
+  const canManage = canManageChannel(channel, me);
+  const members = useChannelMembers(channelId);
+  const users = useUsers();
+  const addMember = useAddMember(channelId);
+  const poke = usePokeMember(channelId);
+  const mute = useMuteMember(channelId);
+  const remove = useRemoveMember(channelId);
+  const [choice, setChoice] = useState('');
+  const [busy, setBusy] = useState<Busy>(null);
+  const done = { onSettled: () => setBusy(null) };
+
+  const memberIds = new Set((members.data ?? []).map((member) => member.userId));
+  const candidates = (users.data ?? []).filter((user) => !memberIds.has(user.id));
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      {canManage ? (
+        <div className="grid min-w-0 gap-2">
+          <Label htmlFor="add-member">Add a member</Label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Select value={choice} onValueChange={setChoice}>
+              <SelectTrigger id="add-member" className="sm:min-w-0 sm:flex-1">
+                <SelectValue
+                  placeholder={
+                    candidates.length === 0 ? 'Everyone is already a member' : 'Choose a user'
+                  }
+                />
+              </SelectTrigger>
+              <SelectContent>
+                {candidates.map((user) => (
+                  <SelectItem key={user.id} value={user.id}>
+                    {displayName(user)}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            <Button
+              disabled={!choice || addMember.isPending}
+              onClick={() => addMember.mutate(choice, { onSuccess: () => setChoice('') })}
+            >
+              {addMember.isPending ? <BusyIcon /> : <UserPlus aria-hidden="true" />}
+              Add
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {members.isLoading ? (
+        <Spinner label="Loading members" />
+      ) : members.isError ? (
+        <p className="text-sm text-destructive-text">Failed to fetch members</p>
+      ) : (
+        <ul aria-label="Channel members" className="grid divide-y">
+          {(members.data ?? []).map((member) => (
+            <ManagedMemberRow
+              key={member.id}
+              member={member}
+              isSelf={member.id === me?.id}
+              canManage={canManage}
+              busy={busy?.memberId === member.id ? busy.action : null}
+              onPoke={() => {
+                setBusy({ memberId: member.id, action: 'poke' });
+                poke.mutate(member.id, done);
+              }}
+              onToggleMute={() => {
+                setBusy({ memberId: member.id, action: 'mute' });
+                mute.mutate({ memberId: member.id, muted: !member.isMutedInChannel }, done);
+              }}
+              onRemove={() => {
+                setBusy({ memberId: member.id, action: 'remove' });
+                remove.mutate(member.id, done);
+              }}
+            />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

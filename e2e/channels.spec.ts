@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { OWNER, newPerson, type Person } from './accounts';
+import { expect, openAs, test } from './fixtures';
+
+/** A per-run suffix, so channel and person names never collide with other tests in the same server. */
+const tag = () => randomBytes(3).toString('hex');
+
+/** A person whose display name is unique ("Bea T1a2b3c"), for finding their row by name. */
+const uniquePerson = (first: string): Person => newPerson(first, `T${tag()}`);
+
+async function myId(page: Page): Promise<string> {
+  const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
+  return me.id;
+}
+
+async function openChannelsMenu(page: Page) {
+  await page.getByRole('button', { name: 'Channels' }).click();
+  return page.getByRole('menu');
+}
+
+/** Channels > Create New Channel, as an admin; resolves with the new channel's id. */
+async function createChannel(page: Page, name: string): Promise<number> {
+  const menu = await openChannelsMenu(page);
+  await menu.getByRole('menuitem', { name: 'Create New Channel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Channel' });
+  const created = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/channels') && response.request().method() === 'POST',
+  );
+  await dialog.getByLabel('Channel name').fill(`  ${name}  `);
+  await dialog.getByRole('button', { name: 'Create Channel' }).click();
+  const response = await created;
+  expect(response.status()).toBe(201);
+  await expect(dialog).toBeHidden();
+  // The new channel becomes the current one.
+  await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+  return ((await response.json()) as { id: number; name: string }).id;
+}
+
+async function selectChannel(page: Page, name: string): Promise<void> {
+  const menu = await openChannelsMenu(page);
+  await menu.getByRole('menuitem', { name }).first().click();
+  await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+}
+
+/** Superadmin: Settings > User Management, set a person's tier. */
+async function setTier(owner: Page, person: Person, tier: 'free' | 'member' | 'admin') {
+  await owner.goto('/settings');
+  const changed = owner.waitForResponse((response) => response.url().endsWith('/subscription'));
+  await owner.getByRole('combobox', { name: `Tier for ${person.name}` }).click();
+  await owner.getByRole('option', { name: tier, exact: true }).click();
+  expect((await changed).status()).toBe(200);
+}
+
+test('admins run channels: create, add, mute; blocks and invite links work', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const family = `Family ${tag()}`;
+  const work = `Work ${tag()}`;
+  const owner = await openAs(browser, OWNER);
+  const b = await openAs(browser, uniquePerson('Bea'));
+  const c = await openAs(browser, uniquePerson('Cal'));
+  const cId = await myId(c.page);
+
+  // The superadmin promotes B to admin in Settings > User Management.
+  await setTier(owner.page, b.person, 'admin');
+  await b.page.reload();
+
+  // B (admin, no default channel) is asked to pick one, then creates "Family".
+  await expect(b.page.getByText('Please select a channel to start')).toBeVisible();
+  const menu = await openChannelsMenu(b.page);
+  await menu.getByRole('menuitem', { name: 'Create New Channel' }).click();
+  const dialog = b.page.getByRole('dialog', { name: 'Create New Channel' });
+  const submit = dialog.getByRole('button', { name: 'Create Channel' });
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel('Channel name').fill('   ');
+  await dialog.getByLabel('Channel name').blur();
+  await expect(dialog.getByText('Channel name cannot be empty')).toBeVisible();
+  await expect(submit).toBeDisabled();
+  await b.page.keyboard.press('Escape');
+  const familyId = await createChannel(b.page, family);
+  const familyMembers = await b.page.request.get(`/api/channels/${familyId}/members`);
+  expect(((await familyMembers.json()) as { name: string }[]).map((m) => m.name)).toEqual([
+    b.person.name,
+  ]);
+
+  // B adds C from Add Members.
+  await b.page.getByRole('button', { name: 'Add Members' }).click();
+  const addDialog = b.page.getByRole('dialog', { name: 'Add Members to Channel' });
+  await addDialog.getByRole('button', { name: `Add ${c.person.name}` }).click();
+  await expect(addDialog.getByRole('button', { name: `Add ${c.person.name}` })).toBeHidden();
+  await b.page.keyboard.press('Escape');
+  const members = b.page.getByRole('list', { name: 'Members' });
+  await expect(members.getByText(c.person.name)).toBeVisible();
+  await expect(b.page.getByText('2 members')).toBeVisible();
+  // Admins see a remove button on other members only.
+  await expect(members.getByRole('button', { name: `Remove ${c.person.name}` })).toBeVisible();
+  await expect(members.getByRole('button', { name: `Remove ${b.person.name}` })).toHaveCount(0);
+
+  // C sees the channel under Member Of (polled every 5 s) and lands in it as a non-admin.
+  const cMenu = await openChannelsMenu(c.page);
+  const memberOf = cMenu.getByRole('group', { name: 'Member Of' });
+  await expect(memberOf.getByRole('menuitem', { name: family })).toBeVisible();
+  await c.page.keyboard.press('Escape');
+  await expect(c.page.getByRole('heading', { name: family, exact: true })).toBeVisible();
+  await expect(c.page.getByRole('button', { name: 'Mute Self' })).toBeDisabled();
+  await expect(c.page.getByRole('button', { name: 'Add Members' })).toHaveCount(0);
+
+  // B mutes C in Settings > Member Management: the Muted tag shows and the server lists C.
+  await b.page.getByRole('button', { name: 'Settings' }).click();
+  const management = b.page.locator('#member-management');
+  await expect(management.getByRole('combobox', { name: 'Channel' })).toHaveText(family);
+  await management.getByRole('button', { name: `Mute ${c.person.name}` }).click();
+  await expect(management.getByRole('button', { name: `Unmute ${c.person.name}` })).toBeVisible();
+  await expect(management.getByText('Muted', { exact: true })).toBeVisible();
+  const muted = await b.page.request.get(`/api/muted-users/${familyId}`);
+  expect(((await muted.json()) as { mutedUsers: string[] }).mutedUsers).toEqual([cId]);
+  // Poke answers with the server's message, and a second poke within 10 s is refused politely.
+  await management.getByRole('button', { name: `Poke ${c.person.name}` }).click();
+  await expect(b.page.getByText('Poke sent', { exact: true })).toBeVisible();
+  await management.getByRole('button', { name: `Poke ${c.person.name}` }).click();
+  await expect(b.page.getByText('Please wait before poking again', { exact: true })).toBeVisible();
+  await b.page.getByRole('button', { name: 'Back' }).click();
+  await expect(
+    b.page.getByRole('list', { name: 'Members' }).getByText('Muted', { exact: true }),
+  ).toBeVisible();
+
+  // C blocks B in Settings > Blocked Users.
+  await c.page.getByRole('button', { name: 'Settings' }).click();
+  await c.page.getByRole('combobox', { name: 'Block a user' }).click();
+  await c.page.getByRole('option', { name: b.person.name }).click();
+  await c.page.getByRole('button', { name: 'Block', exact: true }).click();
+  await expect(c.page.getByRole('button', { name: `Unblock ${b.person.name}` })).toBeVisible();
+
+  // B's attempt to add C to another channel is refused with a toast.
+  await createChannel(b.page, work);
+  await b.page.getByRole('button', { name: 'Add Members' }).click();
+  const refused = b.page.waitForResponse(
+    (response) => response.url().endsWith('/members') && response.request().method() === 'POST',
+  );
+  await b.page
+    .getByRole('dialog', { name: 'Add Members to Channel' })
+    .getByRole('button', { name: `Add ${c.person.name}` })
+    .click();
+  expect((await refused).status()).toBe(403);
+  await expect(b.page.getByText('Failed to add member', { exact: true })).toBeVisible();
+  await b.page
+    .getByRole('dialog', { name: 'Add Members to Channel' })
+    .getByRole('button', { name: 'Close' })
+    .click();
+
+  // An invite link from Share, opened by a new user D who is signed out, makes D a member.
+  await selectChannel(b.page, family);
+  await b.page.getByRole('button', { name: 'Share' }).click();
+  const share = b.page.getByRole('dialog');
+  await expect(share.getByRole('button', { name: 'Copy Link' })).toBeEnabled();
+  const inviteUrl = await share.getByLabel('Invite link').inputValue();
+  expect(inviteUrl).toMatch(new RegExp(`\\?channel=${familyId}&invite=`));
+  await share.getByRole('button', { name: 'Close' }).click();
+
+  const d = newPerson('Dee', `T${tag()}`);
+  const dContext = await browser.newContext();
+  const dPage = await dContext.newPage();
+  await dPage.goto(inviteUrl);
+  await dPage.getByRole('button', { name: 'Continue to Sign In' }).click();
+  await dPage.getByLabel('Name').fill(d.name);
+  await dPage.getByLabel('Email').fill(d.email);
+  await dPage.getByLabel('Password').fill(d.password);
+  await dPage.getByRole('button', { name: 'Sign in' }).click();
+  await expect(dPage.getByText('Connected to channel', { exact: true })).toBeVisible();
+  await expect(dPage.getByRole('heading', { name: family, exact: true })).toBeVisible();
+  await expect(dPage).toHaveURL(/\/$/);
+  expect(await dPage.evaluate(() => sessionStorage.getItem('invitedChannelId'))).toBeNull();
+  await expect(
+    b.page.getByRole('list', { name: 'Members' }).getByText(d.name, { exact: true }),
+  ).toBeVisible();
+
+  for (const context of [owner.context, b.context, c.context, dContext]) await context.close();
+});
+
+test('a free user never sees Create New Channel and cannot create one', async ({ browser }) => {
+  const free = await openAs(browser, uniquePerson('Fay'));
+  const menu = await openChannelsMenu(free.page);
+  await expect(menu.getByText('No channels available')).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Create New Channel' })).toHaveCount(0);
+  await free.page.keyboard.press('Escape');
+  await expect(free.page.getByText('No channel selected')).toBeVisible();
+  await free.page.screenshot({ path: '/tmp/chirp-main-free-1280x800.png' });
+
+  // The same request the app would send, from the page (same origin, with the session cookie).
+  const answer = await free.page.evaluate(async () => {
+    const response = await fetch('/api/channels', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Sneaky' }),
+    });
+    return { status: response.status, body: (await response.json()) as { error?: string } };
+  });
+  expect(answer.status).toBe(403);
+  expect(answer.body.error).toBeTruthy();
+
+  // Settings offers an upgrade instead of the create form.
+  await free.page.getByRole('button', { name: 'Settings' }).click();
+  await expect(free.page.getByRole('heading', { name: 'Free Tier' })).toBeVisible();
+  await expect(free.page.getByRole('button', { name: 'Upgrade to create channels' })).toBeVisible();
+  await expect(free.page.getByLabel('Channel name')).toHaveCount(0);
+  await free.context.close();
+});
+
+test('Share: Copy Link shows Copied! and the member count updates', async ({ browser }) => {
+  const admin = await openAs(browser, uniquePerson('Ada'));
+  const owner = await openAs(browser, OWNER);
+  await setTier(owner.page, admin.person, 'admin');
+  await owner.context.close();
+  await admin.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await admin.page.reload();
+  await createChannel(admin.page, `Team ${tag()}`);
+  await admin.page.getByRole('button', { name: 'Share' }).click();
+  const share = admin.page.getByRole('dialog');
+  await share.getByRole('button', { name: 'Copy Link' }).click();
+  await expect(share.getByRole('button', { name: 'Copied!' })).toBeVisible();
+  const copied = await admin.page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(await share.getByLabel('Invite link').inputValue());
+  // Back to "Copy Link" after 2 seconds.
+  await expect(share.getByRole('button', { name: 'Copy Link' })).toBeVisible({ timeout: 4000 });
+  await admin.context.close();
+});
+
+test('main and settings pass axe and look finished on phone and desktop', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const admin = await openAs(browser, uniquePerson('Axe'));
+  const owner = await openAs(browser, OWNER);
+  const other = await openAs(browser, uniquePerson('Mo'));
+  await setTier(owner.page, admin.person, 'admin');
+  await admin.page.reload();
+  const channel = `Family ${tag()}`;
+  await createChannel(admin.page, channel);
+  await admin.page.getByRole('button', { name: 'Add Members' }).click();
+  await admin.page.getByRole('button', { name: `Add ${other.person.name}` }).click();
+  await admin.page.keyboard.press('Escape');
+  await expect(admin.page.getByText('2 members')).toBeVisible();
+
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await admin.page.setViewportSize({ width, height });
+      await admin.page.emulateMedia({ colorScheme: scheme });
+      await expect(admin.page.getByRole('heading', { name: channel, exact: true })).toBeVisible();
+      await admin.page.screenshot({ path: `/tmp/chirp-main-${width}x${height}-${scheme}.png` });
+      await expectNoSeriousViolations(admin.page);
+
+      await admin.page.getByRole('button', { name: 'Settings' }).click();
+      await expect(admin.page.getByRole('heading', { name: 'Admin Subscription' })).toBeVisible();
+      await expect(
+        admin.page.getByRole('button', { name: `Poke ${other.person.name}` }),
+      ).toBeVisible();
+      await admin.page.screenshot({
+        path: `/tmp/chirp-settings-${width}x${height}-${scheme}.png`,
+        fullPage: true,
+      });
+      await expectNoSeriousViolations(admin.page);
+      await admin.page.getByRole('button', { name: 'Back' }).click();
+    }
+  }
+
+  // Popups on a phone: Contacts, Add Members, Share.
+  await admin.page.setViewportSize({ width: 390, height: 844 });
+  await admin.page.emulateMedia({ colorScheme: 'light' });
+  await admin.page.getByRole('button', { name: 'Contacts' }).click();
+  await expect(admin.page.getByRole('button', { name: `Call ${other.person.name}` })).toBeVisible();
+  await admin.page.screenshot({ path: '/tmp/chirp-contacts-390x844.png' });
+  await admin.page.keyboard.press('Escape');
+  await admin.page.getByRole('button', { name: 'Add Members' }).click();
+  await expect(admin.page.getByRole('dialog', { name: 'Add Members to Channel' })).toBeVisible();
+  await admin.page.screenshot({ path: '/tmp/chirp-add-members-390x844.png' });
+  await admin.page.keyboard.press('Escape');
+  await admin.page.getByRole('button', { name: 'Share' }).click();
+  await expect(admin.page.getByRole('button', { name: 'Copy Link' })).toBeEnabled();
+  await admin.page.screenshot({ path: '/tmp/chirp-share-390x844.png' });
+  await admin.page.keyboard.press('Escape');
+
+  // The superadmin's view: All Channels in the menu, User Management in Settings.
+  await owner.page.goto('/');
+  await owner.page.getByRole('button', { name: 'Channels' }).click();
+  // (No axe scan while the menu is open: a modal menu hides the page behind it on purpose.)
+  await expect(owner.page.getByText('All Channels')).toBeVisible();
+  await owner.page.screenshot({ path: '/tmp/chirp-channels-menu-1280x800.png' });
+  await owner.page.keyboard.press('Escape');
+  await owner.page.getByRole('button', { name: 'Settings' }).click();
+  await expect(owner.page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  await expectNoSeriousViolations(owner.page);
+  await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-1280x800.png', fullPage: true });
+  await owner.page.setViewportSize({ width: 390, height: 844 });
+  await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-390x844.png', fullPage: true });
+  for (const context of [admin.context, other.context, owner.context]) await context.close();
+});
+
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    serious.map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
+}
