@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import {
+  initialOnlineState,
+  isFullDuplexConnected,
+  reduceOnline,
+  TOASTS,
+  type OnlineEvent,
+  type OnlineState,
+} from './online-state';
+
+/** Runs events from a state; returns the final state and every effect in order. */
+function run(state: OnlineState, ...events: OnlineEvent[]) {
+  const effects = [];
+  for (const event of events) {
+    const step = reduceOnline(state, event);
+    state = step.state;
+    effects.push(...step.effects);
+  }
+  return { state, effects };
+}
+
+const sent = (type: string, channelId: number) => ({ kind: 'send', message: { type, channelId } });
+const shown = (toast: object) => ({ kind: 'toast', toast });
+
+/** Socket open, channel 7 joined, offline. */
+const ready = run(
+  initialOnlineState,
+  { type: 'socket', open: true },
+  { type: 'select_channel', channelId: 7 },
+).state;
+const online = run(ready, { type: 'toggle_online' }).state;
+
+describe('channel socket membership', () => {
+  it('joins the selected channel once the socket opens, not before', () => {
+    const selected = run(initialOnlineState, { type: 'select_channel', channelId: 7 });
+    expect(selected.effects).toEqual([]);
+    expect(run(selected.state, { type: 'socket', open: true }).effects).toEqual([
+      sent('join_channel', 7),
+    ]);
+  });
+
+  it('leaves the old channel and joins the new one on a switch', () => {
+    expect(run(ready, { type: 'select_channel', channelId: 8 }).effects).toEqual([
+      sent('leave_channel', 7),
+      sent('join_channel', 8),
+    ]);
+  });
+
+  it('leaves when the selection is cleared or the controls unmount', () => {
+    expect(run(ready, { type: 'select_channel', channelId: null }).effects).toEqual([
+      sent('leave_channel', 7),
+    ]);
+    expect(run(ready, { type: 'detach' }).effects).toEqual([sent('leave_channel', 7)]);
+  });
+
+  it('rejoins after every reconnect and sends nothing while closed', () => {
+    const dropped = run(ready, { type: 'socket', open: false });
+    expect(dropped.effects).toEqual([]);
+    const switched = run(dropped.state, { type: 'select_channel', channelId: 9 });
+    expect(switched.effects).toEqual([]);
+    expect(run(switched.state, { type: 'socket', open: true }).effects).toEqual([
+      sent('join_channel', 9),
+    ]);
+  });
+});
+
+describe('voice online state', () => {
+  it('goes online talking and unmuted, sends start_talking and toasts Online', () => {
+    const { state, effects } = run(ready, { type: 'toggle_online' });
+    expect(state).toMatchObject({ online: true, talking: true, selfMuted: false });
+    expect(effects).toEqual([sent('start_talking', 7), shown(TOASTS.online)]);
+    expect(TOASTS.online).toEqual({ title: 'Online', description: 'Connecting to voice...' });
+    expect(isFullDuplexConnected(state)).toBe(true);
+  });
+
+  it('goes offline: stops talking, unmutes, sends stop_talking and toasts Offline', () => {
+    const muted = run(online, { type: 'toggle_self_mute' }).state;
+    const { state, effects } = run(muted, { type: 'toggle_online' });
+    expect(state).toMatchObject({ online: false, talking: false, selfMuted: false });
+    expect(effects).toEqual([shown({ title: 'Offline' })]);
+    expect(run(online, { type: 'toggle_online' }).effects).toEqual([
+      sent('stop_talking', 7),
+      shown({ title: 'Offline' }),
+    ]);
+  });
+
+  it('goes offline before switching channel, stopping before leaving', () => {
+    const { state, effects } = run(online, { type: 'select_channel', channelId: 8 });
+    expect(state).toMatchObject({ online: false, talking: false, channelId: 8 });
+    expect(effects).toEqual([
+      sent('stop_talking', 7),
+      sent('leave_channel', 7),
+      sent('join_channel', 8),
+      shown({ title: 'Offline' }),
+    ]);
+  });
+
+  it('is forced offline with Connection Lost when the socket drops, sending nothing', () => {
+    const { state, effects } = run(online, { type: 'socket', open: false });
+    expect(state).toMatchObject({ online: false, talking: false, socketOpen: false });
+    expect(effects).toEqual([
+      shown({
+        title: 'Connection Lost',
+        description: 'Voice disconnected due to connection loss',
+        variant: 'destructive',
+      }),
+    ]);
+    expect(run(state, { type: 'socket', open: true }).effects).toEqual([sent('join_channel', 7)]);
+  });
+
+  it('cannot go online without an open socket or a channel', () => {
+    const closed = run(initialOnlineState, { type: 'select_channel', channelId: 7 }).state;
+    expect(run(closed, { type: 'toggle_online' })).toEqual({ state: closed, effects: [] });
+    const noChannel = run(initialOnlineState, { type: 'socket', open: true }).state;
+    expect(run(noChannel, { type: 'toggle_online' }).state.online).toBe(false);
+  });
+
+  it('self-mute stops talking and unmuting starts again, only while online', () => {
+    const muted = run(online, { type: 'toggle_self_mute' });
+    expect(muted.state).toMatchObject({ selfMuted: true, talking: false, online: true });
+    expect(muted.effects).toEqual([sent('stop_talking', 7), shown({ title: 'Self Muted' })]);
+    const unmuted = run(muted.state, { type: 'toggle_self_mute' });
+    expect(unmuted.effects).toEqual([sent('start_talking', 7), shown({ title: 'Self Unmuted' })]);
+    expect(run(ready, { type: 'toggle_self_mute' }).effects).toEqual([]);
+  });
+
+  it('stops talking while idle and starts again on return, without toasts', () => {
+    const idle = run(online, { type: 'idle', idle: true });
+    expect(idle.state).toMatchObject({ idle: true, online: true, talking: false });
+    expect(idle.effects).toEqual([sent('stop_talking', 7)]);
+    expect(run(idle.state, { type: 'idle', idle: false }).effects).toEqual([
+      sent('start_talking', 7),
+    ]);
+    expect(run(ready, { type: 'idle', idle: true }).state.idle).toBe(false);
+  });
+
+  it('going offline clears idle', () => {
+    const idle = run(online, { type: 'idle', idle: true }).state;
+    const { state, effects } = run(idle, { type: 'toggle_online' });
+    expect(state.idle).toBe(false);
+    expect(effects).toEqual([shown({ title: 'Offline' })]);
+  });
+});
+
+describe('the current channel going away', () => {
+  it('goes offline without messages to a channel the server already left', () => {
+    const { state, effects } = run(online, {
+      type: 'channel_gone',
+      channelId: 7,
+      reason: 'deleted',
+    });
+    expect(state).toMatchObject({ online: false, channelId: null, talking: false });
+    expect(effects).toEqual([shown(TOASTS.deleted)]);
+  });
+
+  it('ignores other channels and stays quiet while offline', () => {
+    expect(run(online, { type: 'channel_gone', channelId: 3, reason: 'removed' })).toEqual({
+      state: online,
+      effects: [],
+    });
+    expect(run(ready, { type: 'channel_gone', channelId: 7, reason: 'removed' }).effects).toEqual(
+      [],
+    );
+  });
+});
+
+describe('no-op events', () => {
+  it('return the very same state, so nothing re-renders', () => {
+    expect(reduceOnline(ready, { type: 'select_channel', channelId: 7 }).state).toBe(ready);
+    expect(reduceOnline(ready, { type: 'socket', open: true }).state).toBe(ready);
+    expect(reduceOnline(online, { type: 'idle', idle: false }).state).toBe(online);
+  });
+});
+
+describe('hold to talk', () => {
+  const ready = (mode: 'toggle' | 'hold') => {
+    let state = run(initialOnlineState, { type: 'socket', open: true }).state;
+    state = run(state, { type: 'select_channel', channelId: 3 }).state;
+    return run(state, { type: 'set_talk_mode', mode }).state;
+  };
+
+  it('goes online hearing but not talking, talks while held, and stops on release', () => {
+    const online = run(ready('hold'), { type: 'toggle_online' });
+    expect(online.state).toMatchObject({ online: true, talking: false });
+    expect(online.effects.filter((e) => e.kind === 'send')).toEqual([]);
+    const held = run(online.state, { type: 'hold', holding: true });
+    expect(held.state.talking).toBe(true);
+    expect(held.effects).toEqual([{ kind: 'send', message: { type: 'start_talking', channelId: 3 } }]);
+    const released = run(held.state, { type: 'hold', holding: false });
+    expect(released.state.talking).toBe(false);
+    expect(released.effects).toEqual([{ kind: 'send', message: { type: 'stop_talking', channelId: 3 } }]);
+  });
+
+  it('ignores holding while offline or in toggle mode', () => {
+    expect(run(ready('hold'), { type: 'hold', holding: true }).state.holding).toBe(false);
+    const toggleOnline = run(ready('toggle'), { type: 'toggle_online' }).state;
+    expect(run(toggleOnline, { type: 'hold', holding: true }).effects).toEqual([]);
+  });
+
+  it('forgets a hold when going offline, and keeps the mode across detach', () => {
+    let state = run(ready('hold'), { type: 'toggle_online' }).state;
+    state = run(state, { type: 'hold', holding: true }).state;
+    const off = run(state, { type: 'toggle_online' });
+    expect(off.state).toMatchObject({ online: false, holding: false, talking: false });
+    expect(run(off.state, { type: 'detach' }).state.talkMode).toBe('hold');
+  });
+
+  it('switching to toggle mode while online starts talking at once', () => {
+    const online = run(ready('hold'), { type: 'toggle_online' }).state;
+    const switched = run(online, { type: 'set_talk_mode', mode: 'toggle' });
+    expect(switched.state.talking).toBe(true);
+  });
+});

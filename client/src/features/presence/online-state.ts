@@ -1,0 +1,208 @@
+import type { ChannelClientMessage } from '../../../../protocol/sockets';
+
+/**
+ * Spec §4 "Voice online state" together with the channel socket membership of §4 "Channel socket
+ * connection state", as one pure reducer. They share one reducer because the order of the messages
+ * matters on the wire: a `stop_talking` sent after `leave_channel` would make the server join the
+ * old channel again, so every transition emits its messages in the one safe order.
+ */
+export type OnlineState = {
+  /** The `/ws` socket is open; nothing is sent otherwise. */
+  socketOpen: boolean;
+  /** The selected channel, joined on the socket whenever the socket is open. */
+  channelId: number | null;
+  /** The big button's state: hearing the channel and, unless muted or idle, talking. */
+  online: boolean;
+  /** What the server is told: online, not self-muted, not idle, and the socket open. */
+  talking: boolean;
+  selfMuted: boolean;
+  /** No input for the tier's timeout, or the page hidden (spec §4 "Idle detection"). */
+  idle: boolean;
+  /** "toggle" (the spec's default): online means talking. "hold": online hears; holding talks. */
+  talkMode: TalkMode;
+  /** In hold mode: the button or Space is held (or latched by a headset's play/pause). */
+  holding: boolean;
+};
+
+export type TalkMode = 'toggle' | 'hold';
+
+export const initialOnlineState: OnlineState = {
+  socketOpen: false,
+  channelId: null,
+  online: false,
+  talking: false,
+  selfMuted: false,
+  idle: false,
+  talkMode: 'toggle',
+  holding: false,
+};
+
+/** Why the app (not the user) takes someone offline. */
+export type OfflineReason = 'removed' | 'deleted';
+
+export type OnlineEvent =
+  | { type: 'socket'; open: boolean }
+  | { type: 'select_channel'; channelId: number | null }
+  /** The big ONLINE / OFFLINE button. */
+  | { type: 'toggle_online' }
+  | { type: 'toggle_self_mute' }
+  | { type: 'idle'; idle: boolean }
+  | { type: 'set_talk_mode'; mode: TalkMode }
+  /** Hold to talk: pressed (true) or released (false, after the release hold). */
+  | { type: 'hold'; holding: boolean }
+  /** The current channel went away under the user: leave it and go offline. */
+  | { type: 'channel_gone'; channelId: number; reason: OfflineReason }
+  /** The controls unmount (leaving the main screen): leave quietly, forget everything. */
+  | { type: 'detach' };
+
+export type OutgoingMessage = Pick<ChannelClientMessage, 'type' | 'channelId'>;
+
+export type Toast = { title: string; description?: string; variant?: 'destructive' };
+
+export type OnlineEffect =
+  { kind: 'send'; message: OutgoingMessage } | { kind: 'toast'; toast: Toast };
+
+export type Transition = { state: OnlineState; effects: OnlineEffect[] };
+
+export const TOASTS = {
+  online: { title: 'Online', description: 'Connecting to voice...' },
+  offline: { title: 'Offline' },
+  connectionLost: {
+    title: 'Connection Lost',
+    description: 'Voice disconnected due to connection loss',
+    variant: 'destructive',
+  },
+  selfMuted: { title: 'Self Muted' },
+  selfUnmuted: { title: 'Self Unmuted' },
+  removed: { title: 'Offline', description: 'You are no longer a member of this channel' },
+  deleted: { title: 'Offline', description: 'This channel was deleted' },
+} as const satisfies Record<string, Toast>;
+
+/** The server hears "talking" exactly while this holds. */
+function shouldTalk(state: Omit<OnlineState, 'talking'>): boolean {
+  return (
+    state.socketOpen &&
+    state.channelId !== null &&
+    state.online &&
+    !state.selfMuted &&
+    !state.idle &&
+    (state.talkMode === 'toggle' || state.holding)
+  );
+}
+
+function offline(state: OnlineState): OnlineState {
+  return { ...state, online: false, selfMuted: false, idle: false, holding: false };
+}
+
+/** The user-visible part of a transition; `settle` adds the messages. */
+function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toasts: Toast[] } {
+  switch (event.type) {
+    case 'socket': {
+      if (event.open === state.socketOpen) return { state, toasts: [] };
+      const changed = { ...state, socketOpen: event.open };
+      if (!event.open && state.online)
+        return { state: offline(changed), toasts: [TOASTS.connectionLost] };
+      return { state: changed, toasts: [] };
+    }
+    case 'select_channel': {
+      if (event.channelId === state.channelId) return { state, toasts: [] };
+      const changed = { ...state, channelId: event.channelId };
+      // Spec §4: switching channel while online first goes offline.
+      if (state.online) return { state: offline(changed), toasts: [TOASTS.offline] };
+      return { state: changed, toasts: [] };
+    }
+    case 'toggle_online': {
+      if (state.online) return { state: offline(state), toasts: [TOASTS.offline] };
+      // Online means talking on an open socket in a channel; without one there is nothing to join.
+      if (!state.socketOpen || state.channelId === null) return { state, toasts: [] };
+      return {
+        state: { ...state, online: true, selfMuted: false, idle: false, holding: false },
+        toasts: [TOASTS.online],
+      };
+    }
+    case 'toggle_self_mute': {
+      if (!state.online) return { state, toasts: [] };
+      const selfMuted = !state.selfMuted;
+      return {
+        state: { ...state, selfMuted },
+        toasts: [selfMuted ? TOASTS.selfMuted : TOASTS.selfUnmuted],
+      };
+    }
+    case 'set_talk_mode':
+      return { state: { ...state, talkMode: event.mode, holding: false }, toasts: [] };
+    case 'hold': {
+      // Holding only transmits while online in hold mode; holding also counts as activity.
+      const holding = event.holding && state.online && state.talkMode === 'hold';
+      if (holding === state.holding) return { state, toasts: [] };
+      return { state: { ...state, holding, idle: holding ? false : state.idle }, toasts: [] };
+    }
+    case 'idle': {
+      // Idle detection only runs while online; an idle report after going offline is stale.
+      const idle = event.idle && state.online;
+      return { state: idle === state.idle ? state : { ...state, idle }, toasts: [] };
+    }
+    case 'channel_gone': {
+      if (event.channelId !== state.channelId) return { state, toasts: [] };
+      const changed = { ...state, channelId: null };
+      if (!state.online) return { state: changed, toasts: [] };
+      return {
+        state: offline(changed),
+        toasts: [event.reason === 'removed' ? TOASTS.removed : TOASTS.deleted],
+      };
+    }
+    case 'detach':
+      return {
+        state: { ...initialOnlineState, socketOpen: state.socketOpen, talkMode: state.talkMode },
+        toasts: [],
+      };
+  }
+}
+
+/** The messages that take the server from `before` to `after`, in the one safe order. */
+function messages(
+  before: OnlineState,
+  after: OnlineState,
+  channelGone: boolean,
+): OutgoingMessage[] {
+  const out: OutgoingMessage[] = [];
+  if (!after.socketOpen) return out;
+  const was = before.socketOpen ? before.channelId : null;
+  const now = after.channelId;
+  const keepsChannel = was !== null && was === now;
+  // A channel the user was removed from, or that was deleted, is already left on the server.
+  const canSpeakToOld = was !== null && !(channelGone && !keepsChannel);
+  if (before.talking && canSpeakToOld && (!after.talking || !keepsChannel)) {
+    out.push({ type: 'stop_talking', channelId: was });
+  }
+  if (!keepsChannel) {
+    if (canSpeakToOld) out.push({ type: 'leave_channel', channelId: was });
+    if (now !== null) out.push({ type: 'join_channel', channelId: now });
+  }
+  if (after.talking && now !== null && (!before.talking || !keepsChannel)) {
+    out.push({ type: 'start_talking', channelId: now });
+  }
+  return out;
+}
+
+/** One step of the machine: the next state and what to send and show, in order. */
+export function reduceOnline(state: OnlineState, event: OnlineEvent): Transition {
+  const { state: changed, toasts } = next(state, event);
+  const talking = shouldTalk(changed);
+  const settled = changed.talking === talking ? changed : { ...changed, talking };
+  const sends = messages(state, settled, event.type === 'channel_gone');
+  return {
+    state: settled,
+    effects: [
+      ...sends.map((message): OnlineEffect => ({ kind: 'send', message })),
+      ...toasts.map((toast): OnlineEffect => ({ kind: 'toast', toast })),
+    ],
+  };
+}
+
+/**
+ * DESIGN §3: "full-duplex connected" is online in a channel with the socket open. The voice room is
+ * connected while this holds, no call is active and the user is not idle.
+ */
+export function isFullDuplexConnected(state: OnlineState): boolean {
+  return state.online && state.socketOpen && state.channelId !== null;
+}

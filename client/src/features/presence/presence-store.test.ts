@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { OnlineEffect } from './online-state';
+import { PresenceStore } from './presence-store';
+
+describe('PresenceStore', () => {
+  it('runs effects in order and notifies only on change', () => {
+    const store = new PresenceStore();
+    const effects: OnlineEffect[] = [];
+    let notified = 0;
+    store.subscribe(() => (notified += 1));
+    const detach = store.attach((effect) => effects.push(effect));
+    store.dispatch({ type: 'socket', open: true });
+    store.dispatch({ type: 'select_channel', channelId: 4 });
+    store.dispatch({ type: 'select_channel', channelId: 4 });
+    store.dispatch({ type: 'toggle_online' });
+    expect(notified).toBe(3);
+    expect(effects.map((e) => (e.kind === 'send' ? e.message.type : e.toast.title))).toEqual([
+      'join_channel',
+      'start_talking',
+      'Online',
+    ]);
+    detach();
+    store.dispatch({ type: 'toggle_online' });
+    expect(effects).toHaveLength(3);
+    expect(store.state.online).toBe(false);
+  });
+});
