@@ -1,0 +1,47 @@
+/**
+ * Spec §9 tones: connect 800 then 1000 Hz over 0.2 s (rising), disconnect 600 then 400 Hz over
+ * 0.25 s (falling), gain 0.15. Generated with WebAudio so no sound files ship.
+ */
+export const TONE_GAIN = 0.15;
+
+export type Tone = { frequencies: readonly [number, number]; seconds: number };
+
+export const CONNECT_TONE: Tone = { frequencies: [800, 1000], seconds: 0.2 };
+export const DISCONNECT_TONE: Tone = { frequencies: [600, 400], seconds: 0.25 };
+
+/** Which tone a change of the room's connected flag calls for, if any. */
+export function toneForChange(wasConnected: boolean, connected: boolean): Tone | null {
+  if (!wasConnected && connected) return CONNECT_TONE;
+  if (wasConnected && !connected) return DISCONNECT_TONE;
+  return null;
+}
+
+let context: AudioContext | null = null;
+
+function audioContext(): AudioContext | null {
+  if (typeof AudioContext === 'undefined') return null;
+  context ??= new AudioContext();
+  // A context made before a user gesture starts suspended; the ONLINE click counts as one.
+  if (context.state === 'suspended') context.resume().catch(() => undefined);
+  return context;
+}
+
+/** Plays the two halves of `tone` back to back; silently does nothing without WebAudio. */
+export function playTone(tone: Tone): void {
+  const ctx = audioContext();
+  if (!ctx) return;
+  const start = ctx.currentTime + 0.01;
+  const half = tone.seconds / 2;
+  const oscillator = ctx.createOscillator();
+  const gain = ctx.createGain();
+  oscillator.type = 'sine';
+  oscillator.frequency.setValueAtTime(tone.frequencies[0], start);
+  oscillator.frequency.setValueAtTime(tone.frequencies[1], start + half);
+  gain.gain.setValueAtTime(TONE_GAIN, start);
+  // Fade out over the last moment so the tone ends without a click.
+  gain.gain.setValueAtTime(TONE_GAIN, start + tone.seconds - 0.02);
+  gain.gain.linearRampToValueAtTime(0, start + tone.seconds);
+  oscillator.connect(gain).connect(ctx.destination);
+  oscillator.start(start);
+  oscillator.stop(start + tone.seconds);
+}

@@ -1,0 +1,61 @@
+import type { VoiceDisconnectReason, VoiceRoomState } from './voice-transport';
+
+/**
+ * The narrow slice of `livekit-client` that `LiveKitTransport` needs, so the transport's logic is
+ * written and tested before the package is installed. An adapter over the real `Room` (to be
+ * written once `livekit-client` is a dependency, see voice/CONTEXT.md) implements this port; the
+ * spec §9 room options below are what that adapter passes to `new Room(...)`.
+ */
+export type LiveKitRoomOptions = {
+  adaptiveStream: true;
+  dynacast: true;
+  audioCaptureDefaults: {
+    echoCancellation: true;
+    noiseSuppression: true;
+    autoGainControl: true;
+  };
+};
+
+export const LIVEKIT_ROOM_OPTIONS: LiveKitRoomOptions = {
+  adaptiveStream: true,
+  dynacast: true,
+  audioCaptureDefaults: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+};
+
+export interface LiveKitParticipantLike {
+  identity: string;
+  name?: string;
+}
+
+/** Room events, already narrowed to audio; LiveKit's ConnectionState strings equal the spec's. */
+export interface LiveKitRoomHandlers {
+  connectionStateChanged(state: VoiceRoomState): void;
+  participantConnected(participant: LiveKitParticipantLike): void;
+  participantDisconnected(participant: LiveKitParticipantLike): void;
+  /** Loudest first; includes the local participant. */
+  activeSpeakersChanged(speakers: readonly LiveKitParticipantLike[]): void;
+  audioTrackSubscribed(
+    track: MediaStreamTrack,
+    trackSid: string,
+    participant: LiveKitParticipantLike,
+  ): void;
+  audioTrackUnsubscribed(trackSid: string, participant: LiveKitParticipantLike): void;
+  /** The adapter maps LiveKit's DisconnectReason (CLIENT_INITIATED → 'client', ...). */
+  disconnected(reason: VoiceDisconnectReason): void;
+}
+
+export interface LiveKitRoomPort {
+  readonly localParticipant: LiveKitParticipantLike | undefined;
+  readonly remoteParticipants: readonly LiveKitParticipantLike[];
+  /** `room.connect(url, token)`; rejects with LiveKit's ConnectionError. */
+  connect(url: string, token: string): Promise<void>;
+  disconnect(): Promise<void>;
+  /** `room.localParticipant.setMicrophoneEnabled(on)`. */
+  setMicrophoneEnabled(on: boolean): Promise<void>;
+  /** `room.localParticipant.permissions?.canPublish` (withheld while admin-muted). */
+  canPublish(): boolean;
+  /** Subscribes every handler; returns the function that unsubscribes them. */
+  subscribe(handlers: LiveKitRoomHandlers): () => void;
+}
+
+export type CreateLiveKitRoom = (options: LiveKitRoomOptions) => LiveKitRoomPort;

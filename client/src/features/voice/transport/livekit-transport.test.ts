@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LiveKitRoomHandlers, LiveKitRoomOptions, LiveKitRoomPort } from './livekit-port';
+import { LiveKitTransport, userIdFromIdentity } from './livekit-transport';
+import { VoiceTransportError } from './voice-transport';
+
+/** A stand-in for the adapter over livekit-client's Room. */
+class FakeRoom implements LiveKitRoomPort {
+  localParticipant = { identity: 'me-1-a', name: 'Me' };
+  remoteParticipants = [{ identity: 'u2-1-b', name: 'Bo' }];
+  handlers: LiveKitRoomHandlers | undefined;
+  publish = true;
+  mic: boolean[] = [];
+  connectResult: Promise<void> = Promise.resolve();
+  disconnected = 0;
+  constructor(readonly options: LiveKitRoomOptions) {}
+  connect() {
+    return this.connectResult;
+  }
+  disconnect() {
+    this.disconnected++;
+    return Promise.resolve();
+  }
+  setMicrophoneEnabled(on: boolean) {
+    this.mic.push(on);
+    return Promise.resolve();
+  }
+  canPublish() {
+    return this.publish;
+  }
+  subscribe(handlers: LiveKitRoomHandlers) {
+    this.handlers = handlers;
+    return () => (this.handlers = undefined);
+  }
+}
+
+function setup(hang = false) {
+  const rooms: FakeRoom[] = [];
+  const transport = new LiveKitTransport((options) => {
+    const room = new FakeRoom(options);
+    if (hang) room.connectResult = new Promise(() => undefined);
+    rooms.push(room);
+    return room;
+  });
+  return { transport, rooms };
+}
+
+beforeEach(() => {
+  const container = document.createElement('div');
+  container.id = 'remote-audio';
+  document.body.append(container);
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.useRealTimers();
+});
+
+describe('LiveKitTransport', () => {
+  it('recovers user ids from identities', () => {
+    expect(userIdFromIdentity('abc-1700000000000-x1')).toBe('abc');
+    expect(userIdFromIdentity('a-b-c-1700000000000-x1')).toBe('a-b-c');
+  });
+
+  it('connects with the spec §9 room options and reports its states', async () => {
+    const { transport, rooms } = setup();
+    const states: string[] = [];
+    transport.on('stateChanged', (s) => states.push(s));
+    await transport.connect('wss://lk', 'tok');
+    expect(rooms[0]?.options).toMatchObject({ adaptiveStream: true, dynacast: true });
+    rooms[0]?.handlers?.connectionStateChanged('reconnecting');
+    expect(states).toEqual(['connecting', 'connected', 'reconnecting']);
+    expect(transport.remoteParticipants[0]?.userId).toBe('u2');
+  });
+
+  it('times out after 15 s', async () => {
+    vi.useFakeTimers();
+    const { transport } = setup(true);
+    const connecting = transport.connect('wss://lk', 'tok');
+    const settled = connecting.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(15_000);
+    const error = await settled;
+    expect(error).toBeInstanceOf(VoiceTransportError);
+    expect((error as VoiceTransportError).code).toBe('timeout');
+    expect(transport.state).toBe('disconnected');
+  });
+
+  it('plays remote audio tagged by user, never its own', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    const track = {} as MediaStreamTrack;
+    vi.stubGlobal('MediaStream', class {});
+    rooms[0]?.handlers?.audioTrackSubscribed(track, 'TR_1', { identity: 'u2-1-b' });
+    rooms[0]?.handlers?.audioTrackSubscribed(track, 'TR_2', { identity: 'me-1-a' });
+    const elements = document.querySelectorAll('#remote-audio audio');
+    expect(elements).toHaveLength(1);
+    expect((elements[0] as HTMLAudioElement).dataset.userId).toBe('u2');
+    rooms[0]?.handlers?.audioTrackUnsubscribed('TR_1', { identity: 'u2-1-b' });
+    expect(document.querySelectorAll('#remote-audio audio')).toHaveLength(0);
+    vi.unstubAllGlobals();
+  });
+
+  it('turns active speakers into speaking changes', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    const changes: [string, boolean][] = [];
+    transport.on('speakingChanged', (c) => changes.push([c.participant.userId, c.speaking]));
+    rooms[0]?.handlers?.activeSpeakersChanged([{ identity: 'u2-1-b' }]);
+    rooms[0]?.handlers?.activeSpeakersChanged([]);
+    expect(changes).toEqual([
+      ['u2', true],
+      ['u2', false],
+    ]);
+  });
+
+  it('refuses the microphone without the publish right, and toggles it otherwise', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    await transport.setMicrophoneEnabled(true);
+    expect(rooms[0]?.mic).toEqual([true]);
+    rooms[0]!.publish = false;
+    await expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('reports a lost room once, and our own disconnect as client', async () => {
+    const { transport, rooms } = setup();
+    const reasons: string[] = [];
+    transport.on('disconnected', ({ reason }) => reasons.push(reason));
+    await transport.connect('wss://lk', 'tok');
+    rooms[0]?.handlers?.disconnected('connection_lost');
+    expect(transport.state).toBe('disconnected');
+    await transport.connect('wss://lk', 'tok');
+    await transport.disconnect();
+    expect(reasons).toEqual(['connection_lost', 'client']);
+  });
+});

@@ -1,0 +1,327 @@
+import type { Browser, Page } from '@playwright/test';
+import { OWNER, newPerson, type Person } from './accounts';
+import { expect, signIn, test, type SignedInUser } from './fixtures';
+
+/** RMS levels of a received stream: below SILENT is silence, above AUDIBLE is A's tone. */
+const SILENT = 0.01;
+const AUDIBLE = 0.05;
+const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
+const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
+
+type Microphone = 'tone' | 'denied';
+
+/**
+ * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
+ * 440 Hz tone stands in for a voice instead. 'denied' refuses capture as a blocked permission does.
+ */
+function installMicrophone(kind: Microphone): void {
+  const devices = navigator.mediaDevices;
+  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
+    if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
+    if (kind === 'denied')
+      return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    const context = new AudioContext();
+    const oscillator = context.createOscillator();
+    const gain = context.createGain();
+    gain.gain.value = 0.5;
+    oscillator.frequency.value = 440;
+    const destination = context.createMediaStreamDestination();
+    oscillator.connect(gain).connect(destination);
+    oscillator.start();
+    return Promise.resolve(destination.stream);
+  };
+}
+
+async function open(
+  browser: Browser,
+  person: Person,
+  microphone: Microphone,
+): Promise<SignedInUser> {
+  const context = await browser.newContext({
+    permissions: microphone === 'denied' ? [] : ['microphone'],
+  });
+  await context.addInitScript(installMicrophone, microphone);
+  const page = await context.newPage();
+  await signIn(page, person.name, person.email, person.password);
+  return { person, context, page };
+}
+
+async function userId(page: Page): Promise<string> {
+  const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
+  return me.id;
+}
+
+/** The owner (superadmin) makes a channel with the given people in it, through the API. */
+async function channelWith(
+  browser: Browser,
+  baseURL: string,
+  members: SignedInUser[],
+): Promise<number> {
+  const owner = await open(browser, OWNER, 'tone');
+  const headers = { origin: baseURL };
+  const created = await owner.page.request.post('/api/channels', {
+    data: { name: `Voice ${Date.now()}` },
+    headers,
+  });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: number };
+  for (const member of members) {
+    const added = await owner.page.request.post(`/api/channels/${id}/members`, {
+      data: { userId: await userId(member.page) },
+      headers,
+    });
+    expect(added.ok()).toBe(true);
+  }
+  await owner.context.close();
+  // Free users land in their only channel once the page loads again.
+  for (const member of members) {
+    await member.page.reload();
+    await expect(member.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
+  }
+  return id;
+}
+
+const goOnline = (page: Page) => page.getByRole('button', { name: /Tap to connect/ }).click();
+const goOffline = (page: Page) => page.getByRole('button', { name: /Tap to disconnect/ }).click();
+
+/** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
+function levelFrom(page: Page, fromUserId: string): Promise<number> {
+  return page.evaluate(async (from) => {
+    type Probe = { context: AudioContext; analysers: WeakMap<HTMLAudioElement, AnalyserNode> };
+    const holder = window as unknown as { voiceProbe?: Probe };
+    holder.voiceProbe ??= { context: new AudioContext(), analysers: new WeakMap() };
+    const probe = holder.voiceProbe;
+    const analyserOf = (element: HTMLAudioElement): AnalyserNode | undefined => {
+      if (!(element.srcObject instanceof MediaStream)) return undefined;
+      let analyser = probe.analysers.get(element);
+      if (!analyser) {
+        analyser = probe.context.createAnalyser();
+        analyser.fftSize = 2048;
+        probe.context.createMediaStreamSource(element.srcObject).connect(analyser);
+        probe.analysers.set(element, analyser);
+      }
+      return analyser;
+    };
+    let level = 0;
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const elements = document.querySelectorAll<HTMLAudioElement>(
+        `#remote-audio audio[data-user-id="${from}"]`,
+      );
+      for (const element of elements) {
+        const analyser = analyserOf(element);
+        if (!analyser) continue;
+        const samples = new Float32Array(analyser.fftSize);
+        analyser.getFloatTimeDomainData(samples);
+        const rms = Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length);
+        level = Math.max(level, rms);
+      }
+    }
+    return level;
+  }, fromUserId);
+}
+
+test('A talks and B hears it; mutes silence it; going offline meters the minutes', async ({
+  browser,
+  baseURL,
+}) => {
+  const a = await open(browser, newPerson('Ava'), 'tone');
+  const b = await open(browser, newPerson('Ben'), 'tone');
+  await channelWith(browser, baseURL!, [a, b]);
+  const aId = await userId(a.page);
+
+  // Offline, both mute toggles are disabled (spec §2).
+  await expect(a.page.getByRole('button', { name: 'Mute Self' })).toBeDisabled();
+  await expect(a.page.getByRole('button', { name: 'Mute Channel' })).toBeDisabled();
+
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    a.page.getByText('Tip: pause background music for the clearest audio'),
+  ).toBeVisible();
+  await goOnline(b.page);
+  await expect(b.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+
+  // B hears A: A's element on B's page carries live, non-silent audio. A never hears itself.
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+  await expect(a.page.locator(`#remote-audio audio[data-user-id="${aId}"]`)).toHaveCount(0);
+
+  await a.page.getByRole('button', { name: 'Mute Self' }).click();
+  await expect(a.page.getByRole('button', { name: 'Mute Self' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 5_000 }).toBeLessThan(SILENT);
+  await a.page.getByRole('button', { name: 'Mute Self' }).click();
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 5_000 }).toBeGreaterThan(AUDIBLE);
+
+  const muteChannel = b.page.getByRole('button', { name: 'Mute Channel' });
+  await muteChannel.click();
+  await expect(muteChannel).toHaveAttribute('aria-pressed', 'true');
+  await expect(b.page.getByText('Channel Muted', { exact: true })).toBeVisible();
+  const bElements = b.page.locator('#remote-audio audio');
+  await expect(bElements).not.toHaveCount(0);
+  await expect
+    .poll(() => bElements.evaluateAll((els) => els.every((el) => (el as HTMLAudioElement).muted)))
+    .toBe(true);
+  await muteChannel.click();
+  await expect(b.page.getByText('Channel Unmuted', { exact: true })).toBeVisible();
+  await expect
+    .poll(() => bElements.evaluateAll((els) => els.some((el) => (el as HTMLAudioElement).muted)))
+    .toBe(false);
+
+  // Going offline leaves the room and ends A's usage session; the minutes are on the bill.
+  const ended = a.page.waitForResponse(
+    (res) => res.url().endsWith('/api/usage/session/end') && res.request().method() === 'POST',
+  );
+  await goOffline(a.page);
+  expect((await ended).ok()).toBe(true);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeHidden();
+  const usage = (await (await a.page.request.get('/api/usage')).json()) as {
+    totalMonthlyMinutes: number;
+  };
+  expect(usage.totalMonthlyMinutes).toBeGreaterThanOrEqual(1);
+
+  await a.context.close();
+  await b.context.close();
+});
+
+test('over the free allowance: blocked with the spec message until pay-as-you-go is on', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  const a = await open(browser, newPerson('Otto'), 'tone');
+  // Ten thousand real minutes cannot be spent in a test: the server's over-limit answers are
+  // replayed for this user until pay-as-you-go is enabled through the banner.
+  let payAsYouGo = false;
+  const overLimit = {
+    totalMonthlyMinutes: 10_050,
+    usagePercentage: 100.5,
+    freeMinutesRemaining: 0,
+    warningLevel: 'critical',
+    isOverLimit: true,
+    overageMinutes: 50,
+    estimatedOverageCost: 0.3,
+  };
+  await a.page.route('**/api/usage', (route) =>
+    route.fulfill({ json: { ...overLimit, payAsYouGoEnabled: payAsYouGo } }),
+  );
+  await a.page.route('**/api/usage/session/start', (route) =>
+    payAsYouGo
+      ? route.continue()
+      : route.fulfill({ status: 429, json: { message: FREE_TIER_LIMIT } }),
+  );
+  await a.page.route('**/api/usage/pay-as-you-go/enable', async (route) => {
+    payAsYouGo = true;
+    await route.continue();
+  });
+  let tokenRequests = 0;
+  a.page.on('request', (req) => {
+    if (req.url().endsWith('/api/livekit-token')) tokenRequests++;
+  });
+  await channelWith(browser, baseURL!, [a]);
+
+  await expect(a.page.getByText('Free minutes used up', { exact: true })).toBeVisible();
+  await goOnline(a.page);
+  await expect(a.page.getByRole('alert').filter({ hasText: FREE_TIER_LIMIT })).toBeVisible();
+  await expect(a.page.getByText('Connecting', { exact: true })).toBeVisible();
+  expect(tokenRequests).toBe(0);
+  await expect(a.page.locator('#remote-audio audio')).toHaveCount(0);
+  await a.page.setViewportSize({ width: 390, height: 844 });
+  await a.page.screenshot({ path: testInfo.outputPath('over-limit-390.png'), fullPage: true });
+
+  await a.page.getByRole('button', { name: 'Enable Pay-as-you-go' }).click();
+  await expect(a.page.getByText('Free minutes used up - pay-as-you-go is on')).toBeVisible();
+  await goOffline(a.page);
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(a.page.getByText(FREE_TIER_LIMIT)).toBeHidden();
+  await a.context.close();
+});
+
+test('a killed voice socket: reconnecting, two retries 3 s and 6 s apart, every session closed', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const a = await open(browser, newPerson('Rex'), 'tone');
+  // The voice signalling socket passes through until the test cuts it; from then on every new one
+  // is refused, as if the server's voice endpoint were gone.
+  let cut = false;
+  const live: { close: () => Promise<void> }[] = [];
+  await a.page.routeWebSocket(
+    (url) => url.pathname.startsWith('/rtc'),
+    (ws) => {
+      if (cut) {
+        void ws.close({ code: 3000, reason: 'gone' });
+        return;
+      }
+      const server = ws.connectToServer();
+      live.push({
+        close: async () => {
+          await server.close();
+          await ws.close({ code: 3000, reason: 'gone' });
+        },
+      });
+    },
+  );
+  const starts: number[] = [];
+  let ends = 0;
+  a.page.on('request', (req) => {
+    if (req.url().endsWith('/api/usage/session/start')) starts.push(Date.now());
+  });
+  a.page.on('requestfinished', (req) => {
+    if (req.url().endsWith('/api/usage/session/end')) ends++;
+  });
+  await channelWith(browser, baseURL!, [a]);
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  expect(starts).toHaveLength(1);
+
+  cut = true;
+  await Promise.all(live.map((socket) => socket.close()));
+  await expect(a.page.getByText('Connecting', { exact: true })).toBeVisible();
+  await expect(
+    a.page
+      .getByRole('alert')
+      .filter({ hasText: 'Network error - please check your internet connection' }),
+  ).toBeVisible({ timeout: 60_000 });
+  // Nothing more happens: at most two retries.
+  await a.page.waitForTimeout(12_000);
+  expect(starts).toHaveLength(3);
+  const gap = (starts[2] ?? 0) - (starts[1] ?? 0);
+  expect(gap).toBeGreaterThanOrEqual(6000);
+  expect(gap).toBeLessThan(9000);
+  // The first room's session and both failed retries' sessions were ended.
+  expect(ends).toBe(3);
+  await a.context.close();
+});
+
+test('a refused microphone shows the spec message', async ({ browser, baseURL }) => {
+  const a = await open(browser, newPerson('Mia'), 'denied');
+  await channelWith(browser, baseURL!, [a]);
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(a.page.getByText('Microphone Error', { exact: true })).toBeVisible();
+  await expect(a.page.getByRole('alert').filter({ hasText: MICROPHONE_DENIED })).toBeVisible();
+  await a.context.close();
+});
+
+test('the voice controls look right on a phone, light and dark', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  const a = await open(browser, newPerson('Pia'), 'tone');
+  await channelWith(browser, baseURL!, [a]);
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await a.page.setViewportSize({ width: 390, height: 844 });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await a.page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await a.page.screenshot({
+      path: testInfo.outputPath(`voice-${colorScheme}.png`),
+      fullPage: true,
+    });
+  }
+  await a.context.close();
+});
