@@ -1,0 +1,50 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import type { CallHistoryEntry } from '../../../../protocol/calls';
+import { useAuth } from '../auth/useAuth';
+import { readSeenMarks, unseenMissedFrom, writeSeenMark, type SeenMarks } from './missed-calls';
+
+export const CALL_HISTORY_QUERY_KEY = ['/api/calls'] as const;
+
+/** The signed-in user's recent calls (`GET /api/calls`), newest first; refreshed when a call ends. */
+export function useCallHistory() {
+  const { isAuthenticated } = useAuth();
+  return useQuery<CallHistoryEntry[]>({
+    queryKey: CALL_HISTORY_QUERY_KEY,
+    enabled: isAuthenticated,
+  });
+}
+
+let seen: SeenMarks | null = null;
+const seenListeners = new Set<() => void>();
+
+function seenMarks(): SeenMarks {
+  seen ??= readSeenMarks();
+  return seen;
+}
+
+function subscribeSeen(listener: () => void): () => void {
+  seenListeners.add(listener);
+  return () => seenListeners.delete(listener);
+}
+
+/** Clears a contact's missed-call mark (they were seen, or called back). */
+export function markMissedCallsSeen(userId: string): void {
+  seen = writeSeenMark(userId, new Date());
+  for (const listener of [...seenListeners]) listener();
+}
+
+/** User ids with a missed incoming call the user has not seen yet, for marks in Contacts. */
+export function useMissedCalls(): ReadonlySet<string> {
+  const { data } = useCallHistory();
+  const marks = useSyncExternalStore(subscribeSeen, seenMarks, seenMarks);
+  return useMemo(() => unseenMissedFrom(data ?? [], marks), [data, marks]);
+}
+
+/** For the controller: refetch history after a call changed it. */
+export function useRefreshCallHistory(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => {
+    client.invalidateQueries({ queryKey: CALL_HISTORY_QUERY_KEY }).catch(() => undefined);
+  }, [client]);
+}

@@ -1,0 +1,176 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  DECLINE_REASONS,
+  type AcceptCall,
+  type CallServerMessage,
+  type DeclineCall,
+  type EndCall,
+  type IncomingCall,
+  type InitiateCall,
+} from '../../../protocol/calls.js';
+import { displayName } from '../../../protocol/user.js';
+import { hasBlocked } from '../blocking/block-store.js';
+import type { Database } from '../db/database.js';
+import { userTopic, type Bus } from '../realtime/bus.js';
+import type { ClientSocket } from '../realtime/socket-hub.js';
+import type { PresenceReader } from '../presence/presence-reader.js';
+import { findUserById } from '../users/user-directory.js';
+import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
+import { findCall, liveCallsOf, startCall, transition, type CallRow } from './call-store.js';
+
+/** Mutable so tests can shorten them on a running server; the defaults are the product's. */
+export interface CallTimings {
+  ringTimeoutMs: number;
+  disconnectGraceMs: number;
+}
+
+export interface CallServiceDeps {
+  db: Database;
+  bus: Bus;
+  presence: PresenceReader;
+  log: FastifyBaseLogger;
+  timings: CallTimings;
+}
+
+/**
+ * The server-owned call lifecycle (DESIGN §3 "Calls"). The database row is the authority: every
+ * change is a guarded status transition, so duplicate timers or racing instances are harmless.
+ * Parties hear of changes through their user topics on the bus, on whichever instance they are.
+ */
+export class CallService {
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly deps: CallServiceDeps) {}
+
+  async initiate(socket: ClientSocket, message: InitiateCall): Promise<void> {
+    const { db } = this.deps;
+    const { callId, receiverId, roomName } = message;
+    const callerId = socket.userId;
+    const refuse = (reason: string) =>
+      this.send(callerId, { type: 'call_declined', callId, reason });
+    if (message.callerId !== undefined && message.callerId !== callerId)
+      return refuse(DECLINE_REASONS.invalid);
+    if (receiverId === callerId) return refuse(DECLINE_REASONS.self);
+    const [caller, receiver] = await Promise.all([
+      findUserById(db, callerId),
+      findUserById(db, receiverId),
+    ]);
+    if (!caller || !receiver) return refuse(DECLINE_REASONS.unavailable);
+    if (await hasBlocked(db, receiverId, callerId)) return refuse(DECLINE_REASONS.unavailable);
+    const outcome = await startCall(db, { id: callId, roomName, callerId, receiverId });
+    if (outcome === 'busy') return refuse(DECLINE_REASONS.busy);
+    if (outcome === 'taken') return refuse(DECLINE_REASONS.invalid);
+
+    const callerName = displayName(caller);
+    const incoming: IncomingCall = {
+      type: 'incoming_call',
+      callId,
+      roomName,
+      callerId,
+      callerName,
+      callerProfileImageUrl: caller.profileImageUrl,
+      contactId: callerId,
+      contactName: callerName,
+      contactProfileImageUrl: caller.profileImageUrl,
+      isInitiator: false,
+    };
+    await this.send(receiverId, incoming);
+    this.later(this.deps.timings.ringTimeoutMs, () => this.ringTimedOut(callId));
+  }
+
+  async accept(socket: ClientSocket, message: AcceptCall): Promise<void> {
+    const call = await findCall(this.deps.db, message.callId);
+    if (!call || call.receiverId !== socket.userId) return;
+    const answered = await transition(this.deps.db, call.id, ['ringing'], 'active');
+    if (!answered) return;
+    await this.send(call.callerId, {
+      type: 'call_accepted',
+      callId: call.id,
+      roomName: call.roomName,
+    });
+    await this.send(call.receiverId, {
+      type: 'call_ended',
+      callId: call.id,
+      reason: 'answered_elsewhere',
+      ...(message.deviceId ? { deviceId: message.deviceId } : {}),
+    });
+  }
+
+  async decline(socket: ClientSocket, message: DeclineCall): Promise<void> {
+    const call = await findCall(this.deps.db, message.callId);
+    if (!call || call.receiverId !== socket.userId) return;
+    if (!(await transition(this.deps.db, call.id, ['ringing'], 'declined'))) return;
+    await this.send(call.callerId, {
+      type: 'call_declined',
+      callId: call.id,
+      reason: DECLINE_REASONS.declined,
+    });
+    await this.send(call.receiverId, {
+      type: 'call_ended',
+      callId: call.id,
+      reason: 'declined_elsewhere',
+    });
+    await this.closeRoom(call);
+  }
+
+  async end(socket: ClientSocket, message: EndCall): Promise<void> {
+    const call = await findCall(this.deps.db, message.callId);
+    if (!call || (call.callerId !== socket.userId && call.receiverId !== socket.userId)) return;
+    await this.finish(call, 'hangup');
+  }
+
+  /** After the user's last socket anywhere closed: their calls end unless they are back in time. */
+  async socketClosed(socket: ClientSocket): Promise<void> {
+    if (await this.isOnline(socket.userId)) return;
+    if ((await liveCallsOf(this.deps.db, socket.userId)).length === 0) return;
+    this.later(this.deps.timings.disconnectGraceMs, async () => {
+      if (await this.isOnline(socket.userId)) return;
+      for (const call of await liveCallsOf(this.deps.db, socket.userId))
+        await this.finish(call, 'disconnected');
+    });
+  }
+
+  close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async finish(call: CallRow, reason: 'hangup' | 'disconnected'): Promise<void> {
+    const ended = await transition(this.deps.db, call.id, ['ringing', 'active'], 'ended', reason);
+    if (!ended) return;
+    const message: CallServerMessage = { type: 'call_ended', callId: call.id, reason };
+    await this.send(call.callerId, message);
+    await this.send(call.receiverId, message);
+    await this.closeRoom(call);
+  }
+
+  private async ringTimedOut(callId: string): Promise<void> {
+    const missed = await transition(this.deps.db, callId, ['ringing'], 'missed');
+    if (!missed) return;
+    await this.send(missed.callerId, { type: 'call_missed', callId });
+    await this.send(missed.receiverId, { type: 'call_missed', callId });
+    await this.closeRoom(missed);
+  }
+
+  private async isOnline(userId: string): Promise<boolean> {
+    const presence = await this.deps.presence.presenceIn(0, [userId]);
+    return presence.get(userId)?.isOnline ?? false;
+  }
+
+  private send(userId: string, message: CallServerMessage): Promise<void> {
+    return this.deps.bus.publish(userTopic(userId), message);
+  }
+
+  private closeRoom(call: CallRow): Promise<void> {
+    return this.deps.bus.publish(callRoomTopic(call.roomName), ROOM_CLOSED);
+  }
+
+  private later(ms: number, task: () => Promise<void>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      task().catch((error: unknown) => this.deps.log.error({ err: error }, 'call timer failed'));
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}

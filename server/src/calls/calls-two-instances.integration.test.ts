@@ -1,0 +1,107 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.js';
+import { TestClient, signInBuiltIn } from '../testing/http-client.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { TestSocket } from '../testing/test-socket.js';
+import { callTimings } from './calls.js';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+
+type Message = Record<string, unknown> & { type: string };
+
+/**
+ * A call between users on two instances (one PostgreSQL, one Redis): ringing, accepting, the miss
+ * timer and the signalling relay all cross instances. Runs when TEST_DATABASE_URL and TEST_REDIS_URL
+ * are set.
+ */
+describe.runIf(databaseUrl && redisUrl)('calls across two instances', () => {
+  const prefix = `chirp-calls-${randomBytes(4).toString('hex')}:`;
+  const dbName = `chirp_calls_${randomBytes(4).toString('hex')}`;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${dbName}`;
+    const env = {
+      REDIS_URL: redisUrl!,
+      REDIS_PREFIX: prefix,
+      SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789',
+    };
+    a = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
+    b = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
+  });
+
+  afterAll(async () => {
+    for (const server of [a, b]) {
+      await server?.close();
+      await server?.database.close();
+    }
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  });
+
+  async function signIn(server: TestServer, name: string) {
+    const client = new TestClient(server.baseUrl);
+    await signInBuiltIn(client, {
+      name,
+      email: `${name.split(' ')[0]!.toLowerCase()}.${randomBytes(3).toString('hex')}@example.com`,
+    });
+    const id = ((await (await client.request('/api/auth/user')).json()) as { id: string }).id;
+    return { client, id };
+  }
+
+  it('rings, accepts and relays signalling between instances; a miss times out across them', async () => {
+    const ann = await signIn(a, 'Ann Alpha');
+    const bob = await signIn(b, 'Bob Beta');
+    const annWs = await TestSocket.open(ann.client);
+    const bobWs = await TestSocket.open(bob.client);
+    const call = {
+      type: 'initiate_call',
+      callId: randomUUID(),
+      receiverId: bob.id,
+      roomName: `room-${randomUUID()}`,
+    };
+    annWs.send(call);
+    await bobWs.next((m: Message) => m.type === 'incoming_call' && m.callId === call.callId);
+    bobWs.send({ type: 'call_accepted', callId: call.callId });
+    await annWs.next((m: Message) => m.type === 'call_accepted' && m.callId === call.callId);
+
+    const annRtc = await TestSocket.open(ann.client, { path: '/ws/webrtc' });
+    annRtc.send({ type: 'join_room', roomName: call.roomName });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const bobRtc = await TestSocket.open(bob.client, { path: '/ws/webrtc' });
+    bobRtc.send({ type: 'join_room', roomName: call.roomName });
+    await annRtc.next((m: Message) => m.type === 'peer_joined' && m.userId === bob.id);
+    annRtc.send({
+      type: 'offer',
+      roomName: call.roomName,
+      offer: { type: 'offer', sdp: 'v=0\r\n' },
+    });
+    expect(await bobRtc.next((m: Message) => m.type === 'offer')).toMatchObject({ userId: ann.id });
+
+    const closed = bobRtc.closed();
+    bobWs.send({ type: 'call_ended', callId: call.callId });
+    await annWs.next((m: Message) => m.type === 'call_ended' && m.callId === call.callId);
+    expect((await closed).code).toBe(1000);
+
+    callTimings(a.app).ringTimeoutMs = 600;
+    const unanswered = { ...call, callId: randomUUID(), roomName: `room-${randomUUID()}` };
+    annWs.send(unanswered);
+    await bobWs.next((m: Message) => m.type === 'incoming_call' && m.callId === unanswered.callId);
+    await bobWs.next(
+      (m: Message) => m.type === 'call_missed' && m.callId === unanswered.callId,
+      3000,
+    );
+    for (const socket of [annWs, bobWs, annRtc]) await socket.close();
+  });
+});
