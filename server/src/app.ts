@@ -36,6 +36,8 @@ export interface BuildAppOptions {
   logger?: boolean | object;
 }
 
+const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+
 /** Secrets and cookies never reach the log. */
 const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
@@ -57,7 +59,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    // This machine's own direct requests (local tests, health checks) are not limited; traffic
+    // through a reverse proxy carries X-Forwarded-For and is limited per client (TRUST_PROXY).
+    allowList: (request) => isLoopback(request.ip) && request.headers['x-forwarded-for'] === undefined,
+  });
   // Frames over 256 KB (voice SDP grows with talkers) close the socket; /ws drops messages over 16 KB.
   await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
   await registerSecurityHeaders(app, config.publicUrl, config.dev);

@@ -1,4 +1,7 @@
 import { REMOTE_AUDIO_CONTAINER_ID } from '../features/voice/transport/remote-audio';
+import { CallOverlays } from '../features/calls/CallOverlays';
+import { InstallCard } from '../features/pwa/InstallCard';
+import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
@@ -8,7 +11,10 @@ export function App() {
     <Providers>
       <RealtimeProvider>
         <AppRoutes />
+        <CallOverlays />
       </RealtimeProvider>
+      <InstallCard />
+      <UpdatePrompt />
       {/* Spec §2: the page container remote audio elements are attached to, on every screen. */}
       <div id={REMOTE_AUDIO_CONTAINER_ID} hidden />
     </Providers>

@@ -124,13 +124,13 @@ describe('signed in', () => {
     signedIn();
     renderAt('/');
     fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
-    expect(screen.getByRole('heading', { name: 'Settings' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
     expect(window.location.pathname).toBe('/settings');
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(await screen.findByText('No channel selected')).toBeTruthy();
   });
 
-  it('shows the Upgrade placeholder', async () => {
+  it('shows the Upgrade screen', async () => {
     signedIn();
     renderAt('/upgrade');
     expect(await screen.findByRole('heading', { name: 'Upgrade' })).toBeTruthy();

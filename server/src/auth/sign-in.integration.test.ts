@@ -168,6 +168,16 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
     expect(response.status).toBe(403);
   });
 
+  it('rate-limits sign-in attempts from one client address', async () => {
+    const client = new TestClient(server.baseUrl);
+    // As through a reverse proxy: the request carries its client's forwarded address.
+    const attempt = () => client.request('/api/login', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await attempt()).status);
+    expect(statuses.slice(0, 30).every((status) => status === 302)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
   it('reports health and readiness', async () => {
     const client = new TestClient(server.baseUrl);
     expect((await client.request('/healthz')).status).toBe(200);
