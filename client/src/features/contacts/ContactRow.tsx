@@ -1,7 +1,8 @@
-import { Phone } from 'lucide-react';
+import { Phone, PhoneMissed } from 'lucide-react';
 import { displayName, type User } from '../../../../protocol/user';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import { useMissedCalls } from '../calls/useCallHistory';
 import { UserAvatar } from '../members/UserAvatar';
 import { startCall } from './call-action';
 
@@ -10,6 +11,7 @@ export type ContactRowProps = { user: User; isContact: boolean };
 /** One person in the Contacts list, with the call button (spec §2). */
 export function ContactRow({ user, isContact }: ContactRowProps) {
   const name = displayName(user);
+  const missed = useMissedCalls().has(user.id);
   return (
     <li className="flex items-center gap-3 rounded-lg px-2 py-1.5 hover:bg-accent/60">
       <UserAvatar name={name} imageUrl={user.profileImageUrl} />
@@ -19,6 +21,12 @@ export function ContactRow({ user, isContact }: ContactRowProps) {
           <span className="truncate text-xs text-muted-foreground">{user.email}</span>
         ) : null}
       </div>
+      {missed ? (
+        <Badge variant="destructive">
+          <PhoneMissed aria-hidden="true" />
+          Missed call
+        </Badge>
+      ) : null}
       {isContact ? <Badge variant="secondary">Contact</Badge> : null}
       <Button
         size="icon"
