@@ -34,6 +34,8 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/oidc/, /^\/ws/, /^\/rtc/, /^\/healthz/, /^\/readyz/],
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // LiveKit's client is only for LiveKit deployments: fetched when used, never precached.
+        globIgnores: ['**/livekit-*.js'],
         // Voice and call code is loaded when first needed; precache it too so it works offline later.
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         cleanupOutdatedCaches: true,
