@@ -1,5 +1,5 @@
 import { REMOTE_AUDIO_CONTAINER_ID } from '../features/voice/transport/remote-audio';
-import { CallOverlays } from '../features/calls/CallOverlays';
+import { SignedInCallOverlays } from '../features/calls/SignedInCallOverlays';
 import { InstallCard } from '../features/pwa/InstallCard';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
 import { RealtimeProvider } from '../features/realtime/RealtimeProvider';
@@ -11,7 +11,7 @@ export function App() {
     <Providers>
       <RealtimeProvider>
         <AppRoutes />
-        <CallOverlays />
+        <SignedInCallOverlays />
       </RealtimeProvider>
       <InstallCard />
       <UpdatePrompt />
