@@ -292,7 +292,10 @@ test('nobody answers for 30 s: the caller hears "No answer", the receiver sees a
   expect(history[0]).toMatchObject({ outcome: 'missed', direction: 'incoming' });
   // Contacts marks who called while B was away.
   await b.page.getByRole('button', { name: 'Contacts' }).click();
-  const annRow = b.page.getByRole('listitem').filter({ hasText: a.person.name });
+  const annRow = b.page
+    .getByRole('dialog', { name: 'Contacts' })
+    .getByRole('listitem')
+    .filter({ hasText: a.person.name });
   await expect(annRow.getByText('Missed call')).toBeVisible();
   await a.close();
   await b.close();
