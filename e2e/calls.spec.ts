@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { newPerson, type Person } from './accounts';
+import { seriousViolations } from './axe';
 import { expect, signIn, test } from './fixtures';
 
 /**
@@ -131,6 +132,7 @@ test('A calls B: ring, accept, audio both ways, minimize and restore, B ends', a
   );
   await expect(b.page.getByRole('button', { name: 'Accept call' })).toBeFocused();
   await expect.poll(() => tones(b.page)).toContain(880);
+  expect(await seriousViolations(b.page)).toEqual([]); // the incoming-call screen
   await b.page.getByRole('button', { name: 'Accept call' }).click();
 
   for (const party of [a, b]) {
@@ -143,6 +145,7 @@ test('A calls B: ring, accept, audio both ways, minimize and restore, B ends', a
     await expect(timer).not.toHaveText(first!, { timeout: 3000 });
   }
   await expect(a.page.getByTestId('active-call').getByText(b.person.name)).toBeVisible();
+  expect(await seriousViolations(a.page)).toEqual([]); // the active-call screen
 
   for (const party of [a, b]) {
     const before = await packetsReceived(party.page);
