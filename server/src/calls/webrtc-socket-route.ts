@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RawData, WebSocket } from 'ws';
+import type { RawData } from 'ws';
 import {
   signalClientMessageSchema,
   WEBRTC_WS_PATH,
@@ -13,7 +13,7 @@ import { isSameOrigin } from '../http/same-origin.js';
 import type { Bus } from '../realtime/bus.js';
 import { MessageRate } from '../realtime/message-rate.js';
 import { rawBuffer } from '../realtime/raw-data.js';
-import { PING_INTERVAL_MS } from '../realtime/channel-socket-route.js';
+import { watchLiveness } from '../realtime/socket-liveness.js';
 import { findCallByRoom } from './call-store.js';
 import { SignalRoomMember } from './signal-room.js';
 
@@ -90,22 +90,4 @@ function parse(data: RawData, isBinary: boolean): SignalClientMessage | null {
   } catch {
     return null;
   }
-}
-
-/** Ping/pong as on `/ws`: a socket that missed the previous pong is dead and is terminated. */
-function watchLiveness(app: FastifyInstance): Map<WebSocket, boolean> {
-  const alive = new Map<WebSocket, boolean>();
-  const sweep = setInterval(() => {
-    for (const [ws, answered] of alive) {
-      if (!answered) {
-        ws.terminate();
-        continue;
-      }
-      alive.set(ws, false);
-      ws.ping();
-    }
-  }, PING_INTERVAL_MS);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-  return alive;
 }

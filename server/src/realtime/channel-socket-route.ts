@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
 import { PROTOCOL_VERSION } from '../../../protocol/version.js';
 import { WS_MAX_MESSAGE_BYTES, WS_PATH } from '../../../protocol/sockets.js';
 import { currentUser } from '../auth/require-user.js';
@@ -9,10 +8,8 @@ import { isSameOrigin } from '../http/same-origin.js';
 import { MessageRate } from './message-rate.js';
 import type { ClientSocket } from './socket-hub.js';
 import { rawBuffer } from './raw-data.js';
+import { watchLiveness } from './socket-liveness.js';
 import type { SocketRouter } from './socket-router.js';
-
-/** Ping every interval; a socket that missed the previous pong is dead (found within 2 intervals). */
-export const PING_INTERVAL_MS = 10_000;
 
 export interface SocketLifecycle {
   opened(socket: ClientSocket): Promise<void>;
@@ -24,19 +21,7 @@ export interface SocketLifecycle {
  * at most 16 KB, validated by the router's schemas and handled one at a time per socket.
  */
 export function registerChannelSocketRoute(app: FastifyInstance, router: SocketRouter, lifecycle: SocketLifecycle): void {
-  const alive = new Map<WebSocket, boolean>();
-  const sweep = setInterval(() => {
-    for (const [ws, answered] of alive) {
-      if (!answered) {
-        ws.terminate();
-        continue;
-      }
-      alive.set(ws, false);
-      ws.ping();
-    }
-  }, PING_INTERVAL_MS);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  const alive = watchLiveness(app);
 
   const checkUpgrade = async (request: FastifyRequest) => {
     if (!isSameOrigin(request, app.ctx.config.publicUrl)) throw forbidden('Cross-origin socket refused');
