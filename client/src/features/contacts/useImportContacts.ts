@@ -3,7 +3,7 @@ import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { CONTACTS_KEY } from '../channels/channel-queries';
 import { serverMessage } from '../channels/server-message';
-import { pickContacts } from '../invites/contact-picker';
+import { pickContactsOrExplain } from '../invites/pick-contacts-or-explain';
 import { formatImportSummary, importAll } from './import-summary';
 
 /** Contacts > Import: picks contacts from the device and adds each by its first e-mail (spec §2, §5). */
@@ -11,27 +11,12 @@ export function useImportContacts() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      const picked = await pickContacts();
-      switch (picked.kind) {
-        case 'unsupported':
-          toast({
-            title: 'Not supported',
-            description: 'This browser cannot share your contacts.',
-          });
-          return;
-        case 'cancelled':
-          toast({ title: 'Import cancelled' });
-          return;
-        case 'empty':
-          toast({ title: 'No contacts selected' });
-          return;
-        case 'picked': {
-          const summary = await importAll(picked.contacts, (email) =>
-            apiRequest('POST', '/api/contacts', { email }),
-          );
-          toast({ title: 'Contacts imported', description: formatImportSummary(summary) });
-        }
-      }
+      const contacts = await pickContactsOrExplain('Import cancelled');
+      if (!contacts) return;
+      const summary = await importAll(contacts, (email) =>
+        apiRequest('POST', '/api/contacts', { email }),
+      );
+      toast({ title: 'Contacts imported', description: formatImportSummary(summary) });
     },
     onError: (error) =>
       toast({ title: 'Import failed', description: serverMessage(error), variant: 'destructive' }),

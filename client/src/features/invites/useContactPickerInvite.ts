@@ -3,7 +3,7 @@ import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { invalidateChannelQueries } from '../channels/channel-queries';
 import { serverMessage } from '../channels/server-message';
-import { pickContacts } from './contact-picker';
+import { pickContactsOrExplain } from './pick-contacts-or-explain';
 import { formatInviteSummary, InviteAbortedError, inviteAll } from './invite-summary';
 
 /**
@@ -21,27 +21,12 @@ export function useContactPickerInvite(channelId: number | null) {
         });
         return;
       }
-      const picked = await pickContacts();
-      switch (picked.kind) {
-        case 'unsupported':
-          toast({
-            title: 'Not supported',
-            description: 'This browser cannot share your contacts.',
-          });
-          return;
-        case 'cancelled':
-          toast({ title: 'Invitation cancelled' });
-          return;
-        case 'empty':
-          toast({ title: 'No contacts selected' });
-          return;
-        case 'picked': {
-          const summary = await inviteAll(picked.contacts, (email) =>
-            apiRequest('POST', `/api/channels/${channelId}/members`, { email }),
-          );
-          toast({ title: 'Invitations sent', description: formatInviteSummary(summary) });
-        }
-      }
+      const contacts = await pickContactsOrExplain('Invitation cancelled');
+      if (!contacts) return;
+      const summary = await inviteAll(contacts, (email) =>
+        apiRequest('POST', `/api/channels/${channelId}/members`, { email }),
+      );
+      toast({ title: 'Invitations sent', description: formatInviteSummary(summary) });
     },
     onError: (error) =>
       toast({
