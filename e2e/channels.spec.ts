@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { OWNER, newPerson, type Person } from './accounts';
 import { expect, openAs, test } from './fixtures';
+import { seriousViolations } from './axe';
 
 /** A per-run suffix, so channel and person names never collide with other tests in the same server. */
 const tag = () => randomBytes(3).toString('hex');
@@ -253,7 +253,7 @@ test('main and settings pass axe and look finished on phone and desktop', async 
       await admin.page.emulateMedia({ colorScheme: scheme });
       await expect(admin.page.getByRole('heading', { name: channel, exact: true })).toBeVisible();
       await admin.page.screenshot({ path: `/tmp/chirp-main-${width}x${height}-${scheme}.png` });
-      await expectNoSeriousViolations(admin.page);
+      expect(await seriousViolations(admin.page)).toEqual([]);
 
       await admin.page.getByRole('button', { name: 'Settings' }).click();
       await expect(admin.page.getByRole('heading', { name: 'Admin Subscription' })).toBeVisible();
@@ -264,7 +264,7 @@ test('main and settings pass axe and look finished on phone and desktop', async 
         path: `/tmp/chirp-settings-${width}x${height}-${scheme}.png`,
         fullPage: true,
       });
-      await expectNoSeriousViolations(admin.page);
+      expect(await seriousViolations(admin.page)).toEqual([]);
       await admin.page.getByRole('button', { name: 'Back' }).click();
     }
   }
@@ -294,22 +294,9 @@ test('main and settings pass axe and look finished on phone and desktop', async 
   await owner.page.keyboard.press('Escape');
   await owner.page.getByRole('button', { name: 'Settings' }).click();
   await expect(owner.page.getByRole('heading', { name: 'User Management' })).toBeVisible();
-  await expectNoSeriousViolations(owner.page);
+  expect(await seriousViolations(owner.page)).toEqual([]);
   await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-1280x800.png', fullPage: true });
   await owner.page.setViewportSize({ width: 390, height: 844 });
   await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-390x844.png', fullPage: true });
   for (const context of [admin.context, other.context, owner.context]) await context.close();
 });
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
