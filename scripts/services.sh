@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The services Chirp's tests and developers use, installed when missing and started when stopped:
+# PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379) and a LiveKit server in dev mode
+# (127.0.0.1:7880, key devkey / secret secret). Idempotent and quick when everything already runs.
+#
+#   scripts/services.sh            install/start all, then print the test environment as `export` lines
+#   eval "$(scripts/services.sh)"  the same, exporting TEST_DATABASE_URL, TEST_REDIS_URL, TEST_LIVEKIT_*
+#   scripts/services.sh postgres redis   only those
+#
+# Progress goes to stderr; stdout carries only the export lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LIVEKIT_VERSION="${LIVEKIT_VERSION:-v1.13.5}"
+STATE_DIR="${CHIRP_SERVICES_DIR:-$HOME/.cache/chirp-services}"
+BIN_DIR="$STATE_DIR/bin"
+PG_ROLE=chirp_test
+PG_PASSWORD=chirp_test
+mkdir -p "$STATE_DIR" "$BIN_DIR"
+
+say() { printf 'services: %s\n' "$*" >&2; }
+export DEBIAN_FRONTEND=noninteractive
+apt_updated=0
+apt_install() {
+  if [ "$(id -u)" != 0 ]; then say "missing $*; run as root or: sudo apt-get install -y $*"; exit 1; fi
+  if [ "$apt_updated" = 0 ]; then apt-get update -qq >&2; apt_updated=1; fi
+  apt-get install -y -qq "$@" >&2
+}
+wait_for() { # wait_for <seconds> <command...>
+  local seconds=$1; shift
+  for _ in $(seq 1 $((seconds * 4))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
+  return 1
+}
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+
+start_postgres() {
+  if ! command -v pg_ctlcluster >/dev/null || ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    say "installing PostgreSQL"; apt_install postgresql
+  fi
+  local version; version=$(ls /etc/postgresql | sort -V | tail -n1)
+  if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    say "starting PostgreSQL $version"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2 || true
+    wait_for 30 pg_isready -q -h 127.0.0.1 -p 5432 || { say "PostgreSQL did not start"; exit 1; }
+  fi
+  # Debian asks for a password on 127.0.0.1: the tests use a role of their own with a password
+  # (CREATEDB, not superuser), made over the local socket where the postgres user needs none.
+  if ! PGPASSWORD=$PG_PASSWORD psql -h 127.0.0.1 -U $PG_ROLE -d postgres -tAc 'select 1' >/dev/null 2>&1; then
+    say "creating the test role $PG_ROLE"
+    as_postgres psql -q -v ON_ERROR_STOP=1 -d postgres >&2 <<SQL
+do \$\$ begin
+  if not exists (select from pg_roles where rolname = '$PG_ROLE') then
+    create role $PG_ROLE login createdb password '$PG_PASSWORD';
+  else
+    alter role $PG_ROLE login createdb password '$PG_PASSWORD';
+  end if;
+end \$\$;
+SQL
+  fi
+  PGPASSWORD=$PG_PASSWORD psql -h 127.0.0.1 -U $PG_ROLE -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \
+    || PGPASSWORD=$PG_PASSWORD psql -h 127.0.0.1 -U $PG_ROLE -d postgres -qc 'create database test' >&2
+  echo "export TEST_DATABASE_URL=postgres://$PG_ROLE:$PG_PASSWORD@127.0.0.1:5432/test"
+}
+
+start_redis() {
+  if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    command -v redis-server >/dev/null || { say "installing Redis"; apt_install redis-server; }
+    say "starting Redis"
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >&2
+    wait_for 30 redis-cli -h 127.0.0.1 -p 6379 ping || { say "Redis did not start"; exit 1; }
+  fi
+  echo "export TEST_REDIS_URL=redis://127.0.0.1:6379"
+}
+
+livekit_binary() { echo "$BIN_DIR/livekit-server-$LIVEKIT_VERSION"; }
+
+install_livekit() {
+  local binary; binary=$(livekit_binary)
+  [ -x "$binary" ] && return 0
+  command -v go >/dev/null || { say "Go is needed to install LiveKit"; return 1; }
+  say "installing LiveKit $LIVEKIT_VERSION with go install (a few minutes the first time)"
+  local gobin; gobin=$(mktemp -d)
+  if ! GOBIN="$gobin" CGO_ENABLED=0 go install "github.com/livekit/livekit-server/cmd/server@$LIVEKIT_VERSION" >&2; then
+    rm -rf "$gobin"; say "LiveKit $LIVEKIT_VERSION did not install"; return 1
+  fi
+  mv "$gobin/server" "$binary"; rm -rf "$gobin"
+}
+
+start_livekit() {
+  install_livekit || { say "LiveKit unavailable: suites that need it will not run"; return 0; }
+  if ! curl -fsS -o /dev/null http://127.0.0.1:7880/ 2>/dev/null; then
+    say "starting LiveKit (dev mode) on 127.0.0.1:7880"
+    nohup "$(livekit_binary)" --dev --bind 127.0.0.1 --node-ip 127.0.0.1 >"$STATE_DIR/livekit.log" 2>&1 &
+    wait_for 30 curl -fsS -o /dev/null http://127.0.0.1:7880/ || { say "LiveKit did not start; see $STATE_DIR/livekit.log"; return 1; }
+  fi
+  echo "export TEST_LIVEKIT_URL=ws://127.0.0.1:7880"
+  echo "export TEST_LIVEKIT_API_KEY=devkey"
+  echo "export TEST_LIVEKIT_API_SECRET=secret"
+  echo "export TEST_LIVEKIT_BINARY=$(livekit_binary)"
+}
+
+services=("$@")
+[ ${#services[@]} -gt 0 ] || services=(postgres redis livekit)
+for service in "${services[@]}"; do
+  case "$service" in
+    postgres) start_postgres ;;
+    redis) start_redis ;;
+    livekit) start_livekit ;;
+    *) say "unknown service: $service (postgres, redis, livekit)"; exit 2 ;;
+  esac
+done
