@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { iceCandidateInitSchema, iceServerListSchema } from './ice.js';
 
 /**
  * One-to-one calls (spec §3 "Call", §4 "Calls", §7 sockets). Call state messages travel on `/ws`;
@@ -59,12 +60,6 @@ export type DeclineCall = z.infer<typeof declineCallSchema>;
 export const endCallSchema = z.object({ type: z.literal('call_ended'), callId: callIdSchema });
 export type EndCall = z.infer<typeof endCallSchema>;
 
-export const CALL_CLIENT_TYPES = [
-  'initiate_call',
-  'call_accepted',
-  'call_declined',
-  'call_ended',
-] as const;
 export const callClientMessageSchema = z.discriminatedUnion('type', [
   initiateCallSchema,
   acceptCallSchema,
@@ -136,13 +131,6 @@ export type CallServerMessage = z.infer<typeof callServerMessageSchema>;
 const sdp = <T extends 'offer' | 'answer'>(type: T) =>
   z.object({ type: z.literal(type), sdp: z.string().max(14_000) });
 
-export const iceCandidateInitSchema = z.object({
-  candidate: z.string().max(1000),
-  sdpMid: z.string().max(64).nullable().optional(),
-  sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
-  usernameFragment: z.string().max(256).nullable().optional(),
-});
-
 export const joinRoomSchema = z.object({
   type: z.literal('join_room'),
   roomName: roomNameSchema,
@@ -192,12 +180,7 @@ export type SignalServerMessage = z.infer<typeof signalServerMessageSchema>;
 // --- REST ----------------------------------------------------------------------------------------
 
 /** `GET /api/calls/ice-servers`: from ICE_SERVERS (STUN by default, TURN when configured). */
-export const iceServerSchema = z.object({
-  urls: z.union([z.string(), z.array(z.string())]),
-  username: z.string().optional(),
-  credential: z.string().optional(),
-});
-export const iceServersResponseSchema = z.object({ iceServers: z.array(iceServerSchema) });
+export const iceServersResponseSchema = z.object({ iceServers: iceServerListSchema });
 export type IceServersResponse = z.infer<typeof iceServersResponseSchema>;
 
 export const CALL_OUTCOMES = ['answered', 'missed', 'declined', 'cancelled', 'ongoing'] as const;

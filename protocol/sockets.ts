@@ -1,10 +1,33 @@
 import { z } from 'zod';
+import {
+  acceptCallSchema,
+  callAcceptedSchema,
+  callDeclinedSchema,
+  callEndedSchema,
+  callMissedSchema,
+  declineCallSchema,
+  endCallSchema,
+  incomingCallSchema,
+  initiateCallSchema,
+} from './calls.js';
 import { channelMemberSchema } from './channels.js';
 
-/** The `/ws` socket: presence, channel pushes and (later) call signalling share one connection. */
+/** The `/ws` socket: presence, channel pushes and call state share one connection. */
 export const WS_PATH = '/ws';
 /** Messages larger than this are dropped (DESIGN §3 "Requests and sockets"). */
 export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** Why the server closed a `/ws` or `/ws/webrtc` socket (besides the standard 1000/1008/1009). */
+export const WS_CLOSE_CODES = {
+  /** Too many messages: the socket floods. */
+  flooding: 1008,
+  /** `?v=` names a protocol version the server does not speak. */
+  unsupportedVersion: 4400,
+  /** No session (signed out, expired). Reconnecting will not help until the user signs in again. */
+  unauthorized: 4401,
+  /** `/ws/webrtc`: not a party of the call whose room was asked for. */
+  notAParty: 4403,
+} as const;
 
 const channelId = z.number().int().positive().max(2_147_483_647);
 
@@ -61,3 +84,29 @@ export const channelServerMessageSchema = z.discriminatedUnion('type', [
   channelChangedSchema,
 ]);
 export type ChannelServerMessage = z.infer<typeof channelServerMessageSchema>;
+
+/** Everything a client may send on `/ws`: channel presence and call state. */
+export const wsClientMessageSchema = z.discriminatedUnion('type', [
+  joinChannelSchema,
+  leaveChannelSchema,
+  startTalkingSchema,
+  stopTalkingSchema,
+  initiateCallSchema,
+  acceptCallSchema,
+  declineCallSchema,
+  endCallSchema,
+]);
+export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;
+
+/** Everything the server sends on `/ws`. */
+export const wsServerMessageSchema = z.discriminatedUnion('type', [
+  memberUpdateSchema,
+  pokeMessageSchema,
+  channelChangedSchema,
+  incomingCallSchema,
+  callAcceptedSchema,
+  callDeclinedSchema,
+  callEndedSchema,
+  callMissedSchema,
+]);
+export type WsServerMessage = z.infer<typeof wsServerMessageSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { iceCandidateInitSchema, iceServerListSchema } from './ice.js';
 
 /**
  * Signalling between the browser and the built-in SFU over the `/rtc` WebSocket.
@@ -27,21 +28,6 @@ export const VOICE_CLOSE_CODES = {
 
 const sdp = z.string().min(1).max(MAX_VOICE_SIGNAL_BYTES);
 const identity = z.string().min(1).max(256);
-
-export const iceCandidateSchema = z.object({
-  candidate: z.string().max(1024),
-  sdpMid: z.string().max(64).nullish(),
-  sdpMLineIndex: z.number().int().min(0).max(4096).nullish(),
-  usernameFragment: z.string().max(256).nullish(),
-});
-export type IceCandidateMessage = z.infer<typeof iceCandidateSchema>;
-
-export const iceServerSchema = z.object({
-  urls: z.union([z.string().max(512), z.array(z.string().max(512)).max(16)]),
-  username: z.string().max(512).optional(),
-  credential: z.string().max(512).optional(),
-});
-export type VoiceIceServer = z.infer<typeof iceServerSchema>;
 
 export const voiceParticipantSchema = z.object({
   identity,
@@ -75,7 +61,7 @@ export const clientVoiceMessageSchema = z.discriminatedUnion('type', [
     sessionId: z.string().min(1).max(128),
   }),
   z.object({ type: z.literal('answer'), negotiationId: z.number().int().min(0), sdp }),
-  z.object({ type: z.literal('ice_candidate'), candidate: iceCandidateSchema }),
+  z.object({ type: z.literal('ice_candidate'), candidate: iceCandidateInitSchema }),
   /** The client's ICE went down while signalling is up: ask for an offer with fresh credentials. */
   z.object({ type: z.literal('restart_ice') }),
   z.object({ type: z.literal('leave') }),
@@ -94,7 +80,7 @@ export const serverVoiceMessageSchema = z.discriminatedUnion('type', [
     participants: z.array(voiceParticipantSchema),
     canPublish: z.boolean(),
     /** The server's ICE servers (TURN for strict NATs), so the client needs no voice configuration. */
-    iceServers: z.array(iceServerSchema).max(16),
+    iceServers: iceServerListSchema,
     /** True when this socket took over an existing session (its peer connection kept running). */
     resumed: z.boolean(),
   }),
@@ -141,6 +127,12 @@ export function parseVoiceMessage<T>(schema: z.ZodType<T>, raw: string): T | und
 /** Voice rooms are named after channels (DESIGN.md "Voice tokens"). */
 export function voiceRoomName(channelId: string | number): string {
   return `channel-${channelId}`;
+}
+
+/** The channel a voice room belongs to; undefined for a name that is not a channel room. */
+export function channelIdOfRoom(roomName: string | undefined): number | undefined {
+  const match = /^channel-(\d+)$/.exec(roomName ?? '');
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Spec §3: the user id is the identity without its last two dash-separated segments. */

@@ -1,19 +1,30 @@
+import type { CallService } from './calls/call-service.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
-import type { PresenceReader } from './presence/presence-reader.js';
+import type { PresenceService } from './presence/presence-service.js';
+import type { Bus } from './realtime/bus.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
-import type { Realtime } from './realtime/realtime.js';
+import type { SocketHub } from './realtime/socket-hub.js';
+import type { Voice } from './voice/voice.js';
 
-/** What every feature of the server may use; decorated on the Fastify instance as `app.ctx`. */
+/**
+ * What every feature of the server may use; built by `compose()` before any route registers,
+ * frozen, and decorated on the Fastify instance as `app.ctx`. Routes read it and never replace it.
+ */
 export interface AppContext {
-  config: Config;
-  database: DatabaseHandle;
-  /** Live presence for REST answers; the socket layer replaces the all-offline default. */
-  presence: PresenceReader;
-  /** Where REST announces channel changes; the socket layer replaces the silent default. */
-  channelEvents: ChannelEvents;
-  /** The `/ws` layer (bus, local sockets, message router); set when the app registers it. */
-  realtime?: Realtime;
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  /** Fan-out between instances: in-process, or Redis pub/sub with REDIS_URL. */
+  readonly bus: Bus;
+  /** This instance's `/ws` sockets and the bus topics they listen to. */
+  readonly hub: SocketHub;
+  /** Live presence: REST reads it, `/ws` messages change it. */
+  readonly presence: PresenceService;
+  /** Where REST announces channel changes: to sockets on every instance, and to the audio. */
+  readonly channelEvents: ChannelEvents;
+  /** The server-owned call lifecycle. */
+  readonly calls: CallService;
+  readonly voice: Voice;
 }
 
 declare module 'fastify' {

@@ -4,11 +4,11 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
-import type { AppContext } from './app-context.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
 import { registerBlockingRoutes } from './blocking/blocking-routes.js';
+import type { CallTimings } from './calls/call-service.js';
 import { registerCalls } from './calls/calls.js';
 import { registerChannelRoutes } from './channels/channels-routes.js';
 import type { Config } from './config/config.js';
@@ -19,9 +19,8 @@ import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
-import { nobodyOnline } from './presence/presence-reader.js';
-import { unpublishedChannelEvents } from './realtime/channel-events.js';
-import { registerRealtime } from './realtime/realtime.js';
+import { compose } from './compose.js';
+import { registerWsRoute } from './realtime/ws-route.js';
 import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
 import { registerVoice } from './voice/voice.js';
@@ -34,6 +33,8 @@ export interface BuildAppOptions {
   serveClient?: boolean;
   /** Pino logger options; tests pass `false` to keep output quiet. */
   logger?: boolean | object;
+  /** Shorter call timers for tests (a 30 s ring makes a slow test). */
+  callTimings?: Partial<CallTimings>;
 }
 
 const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
@@ -48,13 +49,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
-  const ctx: AppContext = {
-    config,
-    database,
-    presence: nobodyOnline,
-    channelEvents: unpublishedChannelEvents,
-  };
-  app.decorate('ctx', ctx);
+  // Everything routes share exists before the first route registers; routes only read it.
+  const composition = compose({ config, database, log: app.log, callTimings: options.callTimings });
+  app.decorate('ctx', composition.ctx);
+  app.addHook('onClose', () => composition.close());
 
   registerErrorHandler(app);
   await app.register(cookie, { secret: config.sessionSecret });
@@ -79,7 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (config.oidc.builtIn) await registerBuiltInProvider(app);
 
   // Feature routes: one line per feature folder.
-  registerRealtime(app);
+  registerWsRoute(app);
   registerCalls(app);
   registerUserRoutes(app);
   registerChannelRoutes(app);

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import type { Config } from '../config/config.js';
 
 /** The built-in provider's client secret: derived from the session secret, never stored anywhere. */
@@ -21,7 +22,7 @@ export interface RelyingParty {
  */
 export function createRelyingParty(config: Config, localPort: () => number): RelyingParty {
   let pending: Promise<oidc.Configuration> | undefined;
-  const callbackUrl = new URL('/api/callback', config.publicUrl);
+  const callbackUrl = new URL(API_PATHS.callback, config.publicUrl);
 
   const discover = async () => {
     const issuer = new URL(config.oidc.issuerUrl);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import { currentUser } from './require-user.js';
 import type { RelyingParty } from './relying-party.js';
 import { safeReturnTo } from './return-to.js';
@@ -42,12 +43,12 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
       .type('text/html; charset=utf-8')
       .send(
         '<!doctype html><meta charset="utf-8"><title>Sign-in failed</title>' +
-          '<p>Sign-in failed or expired. <a href="/api/login">Try again</a></p>',
+          `<p>Sign-in failed or expired. <a href="${API_PATHS.login}">Try again</a></p>`,
       );
 
   const signInLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
-  app.get('/api/login', { config: signInLimit }, async (request, reply) => {
+  app.get(API_PATHS.login, { config: signInLimit }, async (request, reply) => {
     const query = z.object({ returnTo: z.string().optional() }).safeParse(request.query);
     const returnTo = safeReturnTo(query.success ? query.data.returnTo : undefined);
     const configuration = await rp.configuration();
@@ -64,18 +65,18 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     });
     reply.setCookie(LOGIN_COOKIE, JSON.stringify({ state, nonce, verifier, returnTo }), {
       ...cookieBase,
-      path: '/api/callback',
+      path: API_PATHS.callback,
       maxAge: LOGIN_TTL_S,
       signed: true,
     });
     return reply.redirect(url.href, 302);
   });
 
-  app.get('/api/callback', { config: signInLimit }, async (request, reply) => {
+  app.get(API_PATHS.callback, { config: signInLimit }, async (request, reply) => {
     const raw = request.cookies[LOGIN_COOKIE];
     const unsigned = raw ? request.unsignCookie(raw) : undefined;
     // The login cookie is single-use: a replayed callback finds nothing to complete.
-    reply.clearCookie(LOGIN_COOKIE, { ...cookieBase, path: '/api/callback' });
+    reply.clearCookie(LOGIN_COOKIE, { ...cookieBase, path: API_PATHS.callback });
     if (!unsigned?.valid || !unsigned.value) {
       request.log.warn('sign-in callback without a valid login cookie (expired, replayed or forged)');
       return failure(reply, 400);
@@ -116,7 +117,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     return reply.redirect(login.returnTo, 302);
   });
 
-  app.get('/api/logout', async (request, reply) => {
+  app.get(API_PATHS.logout, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     let idToken: string | null = null;
     if (token) {
@@ -138,7 +139,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     return reply.redirect('/', 302);
   });
 
-  app.get('/api/auth/user', async (request) => {
+  app.get(API_PATHS.authUser, async (request) => {
     const user = await currentUser(request);
     if (!user) throw unauthorized();
     return toUserView(user);

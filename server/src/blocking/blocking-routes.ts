@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import { userParamsSchema } from '../../../protocol/users.js';
 import { requireUser } from '../auth/require-user.js';
 import { blockUser, unblockUser } from './block-actions.js';
@@ -7,18 +8,18 @@ import { listBlocked } from './block-store.js';
 export function registerBlockingRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get('/api/blocked-users', async (request) => {
+  app.get(API_PATHS.blockedUsers, async (request) => {
     const user = await requireUser(request);
     return listBlocked(ctx.database.db, user.id);
   });
 
-  app.post('/api/users/:id/block', async (request) => {
+  app.post(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
     return blockUser(ctx.database.db, user.id, id);
   });
 
-  app.delete('/api/users/:id/block', async (request) => {
+  app.delete(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
     return unblockUser(ctx.database.db, user.id, id);

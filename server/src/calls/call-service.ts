@@ -12,13 +12,12 @@ import { displayName } from '../../../protocol/user.js';
 import { hasBlocked } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { userTopic, type Bus } from '../realtime/bus.js';
-import type { ClientSocket } from '../realtime/socket-hub.js';
+import type { ClientSocket } from '../realtime/client-socket.js';
 import type { PresenceReader } from '../presence/presence-reader.js';
 import { findUserById } from '../users/user-directory.js';
 import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
 import { findCall, liveCallsOf, startCall, transition, type CallRow } from './call-store.js';
 
-/** Mutable so tests can shorten them on a running server; the defaults are the product's. */
 export interface CallTimings {
   ringTimeoutMs: number;
   disconnectGraceMs: number;
@@ -40,7 +39,12 @@ export interface CallServiceDeps {
 export class CallService {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly deps: CallServiceDeps) {}
+  /** Mutable so tests can shorten them on a running server. */
+  readonly timings: CallTimings;
+
+  constructor(private readonly deps: CallServiceDeps) {
+    this.timings = { ...deps.timings };
+  }
 
   async initiate(socket: ClientSocket, message: InitiateCall): Promise<void> {
     const { db } = this.deps;
@@ -75,7 +79,7 @@ export class CallService {
       isInitiator: false,
     };
     await this.send(receiverId, incoming);
-    this.later(this.deps.timings.ringTimeoutMs, () => this.ringTimedOut(callId));
+    this.later(this.timings.ringTimeoutMs, () => this.ringTimedOut(callId));
   }
 
   async accept(socket: ClientSocket, message: AcceptCall): Promise<void> {
@@ -123,7 +127,7 @@ export class CallService {
   async socketClosed(socket: ClientSocket): Promise<void> {
     if (await this.isOnline(socket.userId)) return;
     if ((await liveCallsOf(this.deps.db, socket.userId)).length === 0) return;
-    this.later(this.deps.timings.disconnectGraceMs, async () => {
+    this.later(this.timings.disconnectGraceMs, async () => {
       if (await this.isOnline(socket.userId)) return;
       for (const call of await liveCallsOf(this.deps.db, socket.userId))
         await this.finish(call, 'disconnected');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import type { CallHistoryEntry, IceServersResponse } from '../../../protocol/calls.js';
 import { displayName } from '../../../protocol/user.js';
 import { requireUser } from '../auth/require-user.js';
@@ -9,12 +10,12 @@ import { recentCalls, type CallRow } from './call-store.js';
 export function registerCallRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get('/api/calls/ice-servers', async (request) => {
+  app.get(API_PATHS.callIceServers, async (request) => {
     await requireUser(request);
     return { iceServers: ctx.config.iceServers } satisfies IceServersResponse;
   });
 
-  app.get('/api/calls', async (request) => {
+  app.get(API_PATHS.calls, async (request) => {
     const user = await requireUser(request);
     return callHistory(ctx.database.db, user.id);
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import { channelParamsSchema, createChannelBodySchema } from '../../../protocol/channels.js';
 import type { MessageResponse } from '../../../protocol/responses.js';
 import { requireChannelAdmin } from '../access/channel-guards.js';
@@ -13,20 +14,20 @@ export function registerChannelRoutes(app: FastifyInstance): void {
   registerMemberRoutes(app);
 
   /** Member tier and above: every channel; free: their own (DESIGN §3 "Channels"). */
-  app.get('/api/channels', async (request) => {
+  app.get(API_PATHS.channels, async (request) => {
     const user = await requireUser(request);
     const { db } = ctx.database;
     return hasAllChannelsAccess(user) ? listAllChannels(db) : listChannelsOf(db, user.id);
   });
 
-  app.post('/api/channels', { errorHandler: withErrorField }, async (request, reply) => {
+  app.post(API_PATHS.channels, { errorHandler: withErrorField }, async (request, reply) => {
     const { name } = createChannelBodySchema.parse(request.body);
     const user = await requireAdminTier(request);
     const channel = await createChannel(ctx.database.db, name, user.id);
     return reply.status(201).send(channel);
   });
 
-  app.delete('/api/channels/:id', async (request) => {
+  app.delete(API_PATHS.channel, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);
     await requireChannelAdmin(request, id);
     const memberIds = await deleteChannel(ctx.database.db, id);

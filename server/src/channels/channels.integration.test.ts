@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelMember } from '../../../protocol/channels.js';
+import type { ChannelChanged } from '../../../protocol/sockets.js';
 import { body, createChannel, setTier, signIn, type Person } from '../access/testing/people.js';
-import type { ChannelEvent } from '../realtime/channel-events.js';
+import { userTopic } from '../realtime/bus.js';
+import { BusWatcher } from '../testing/bus-watcher.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -9,11 +11,9 @@ import { startTestServer, type TestServer } from '../testing/test-server.js';
 describe.each(testDatabases())('channels on $name', (database) => {
   let server: TestServer;
   let superadmin: Person, admin: Person, member: Person, free: Person;
-  const events: ChannelEvent[] = [];
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    server.app.ctx.channelEvents = { publish: (event) => events.push(event) };
     superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     member = await signIn(server, 'Max Member', 'max@example.com');
@@ -140,12 +140,20 @@ describe.each(testDatabases())('channels on $name', (database) => {
     expect((await free.client.request(`/api/channels/${id}`, { method: 'DELETE' })).status).toBe(
       403,
     );
-    events.length = 0;
+    // Every former member hears of it on all their devices; nobody else does.
+    const people = [superadmin, admin, member, free];
+    const bus = await new BusWatcher(server.app.ctx.bus).watch(...people.map((p) => userTopic(p.id)));
     const response = await admin.client.request(`/api/channels/${id}`, { method: 'DELETE' });
     expect(response.status).toBe(200);
     expect(await body<object>(response)).toEqual({ message: 'Channel deleted' });
-    expect(events).toMatchObject([{ type: 'channel_deleted', channelId: id }]);
-    expect(events[0]).toHaveProperty('memberIds', [admin.id, member.id].sort());
+    for (const former of [admin, member]) {
+      await bus.next<ChannelChanged>(
+        (m, topic) => topic === userTopic(former.id) && m.change === 'channel_deleted' && m.channelId === id,
+      );
+    }
+    for (const person of people) await bus.settle(userTopic(person.id));
+    expect(bus.received.map((d) => d.topic).sort()).toEqual([userTopic(admin.id), userTopic(member.id)].sort());
+    await bus.close();
     expect((await admin.client.request(`/api/channels/${id}`, { method: 'DELETE' })).status).toBe(
       404,
     );

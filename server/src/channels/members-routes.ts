@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   addMemberBodySchema,
   channelParamsSchema,
@@ -24,46 +25,46 @@ export function registerMemberRoutes(app: FastifyInstance): void {
   const { ctx } = app;
   const pokes = new PokeLimiter();
 
-  app.get('/api/channels/:id/members', async (request) => {
+  app.get(API_PATHS.channelMembers, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);
     await requireChannelReader(request, id);
     return loadMembers(ctx.database.db, ctx.presence, id);
   });
 
-  app.post('/api/channels/:id/members', async (request, reply) => {
+  app.post(API_PATHS.channelMembers, async (request, reply) => {
     const { id } = channelParamsSchema.parse(request.params);
     const body = addMemberBodySchema.parse(request.body);
     const access = await requireChannel(request, id);
     return reply.status(201).send(await addMember(ctx, access, body));
   });
 
-  app.delete('/api/channels/:id/members/:memberId', async (request) => {
+  app.delete(API_PATHS.channelMember, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannel(request, id);
     await removeMember(ctx, access, memberId);
     return { message: 'Member removed' } satisfies MessageResponse;
   });
 
-  app.post('/api/channels/:id/members/:memberId/mute', async (request) => {
+  app.post(API_PATHS.channelMemberMute, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelAdmin(request, id);
     return setMemberMuted(ctx, access, memberId, true);
   });
 
-  app.delete('/api/channels/:id/members/:memberId/mute', async (request) => {
+  app.delete(API_PATHS.channelMemberMute, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelAdmin(request, id);
     return setMemberMuted(ctx, access, memberId, false);
   });
 
-  app.post('/api/channels/:id/members/:memberId/poke', async (request) => {
+  app.post(API_PATHS.channelMemberPoke, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelMember(request, id);
     await poke(ctx, pokes, access, memberId);
     return { message: 'Poke sent' } satisfies PokeResponse;
   });
 
-  app.get('/api/muted-users/:channelId', async (request) => {
+  app.get(API_PATHS.mutedUsers, async (request) => {
     const { channelId } = mutedUsersParamsSchema.parse(request.params);
     await requireChannelReader(request, channelId);
     const mutedUsers = await mutedUserIds(ctx.database.db, channelId);

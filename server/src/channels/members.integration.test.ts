@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelMember, MutedUsersResponse } from '../../../protocol/channels.js';
+import type { ChannelChanged, MemberUpdate, PokeMessage } from '../../../protocol/sockets.js';
 import {
   addToChannel,
   body,
@@ -8,20 +9,21 @@ import {
   signIn,
   type Person,
 } from '../access/testing/people.js';
-import { nobodyOnline } from '../presence/presence-reader.js';
-import type { ChannelEvent } from '../realtime/channel-events.js';
+import { channelTopic, userTopic } from '../realtime/bus.js';
+import { BusWatcher } from '../testing/bus-watcher.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { TestSocket } from '../testing/test-socket.js';
 
 describe.each(testDatabases())('channel members on $name', (database) => {
   let server: TestServer;
   let superadmin: Person, admin: Person, member: Person, free: Person, other: Person;
   let channelId: number;
-  const events: ChannelEvent[] = [];
+  /** What the server announces on the real bus for the test's channel and for each person. */
+  let bus: BusWatcher;
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    server.app.ctx.channelEvents = { publish: (event) => events.push(event) };
     superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     member = await signIn(server, 'Max Member', 'max@example.com');
@@ -32,8 +34,17 @@ describe.each(testDatabases())('channel members on $name', (database) => {
   });
   beforeEach(async () => {
     channelId = await createChannel(admin, 'Family');
-    events.length = 0;
+    const people = [superadmin, admin, member, free, other];
+    bus = await new BusWatcher(server.app.ctx.bus).watch(
+      channelTopic(channelId),
+      ...people.map((p) => userTopic(p.id)),
+    );
   });
+  afterEach(async () => {
+    await bus.close();
+  });
+  const changes = (change: ChannelChanged['change']) =>
+    bus.on<ChannelChanged>(channelTopic(channelId)).filter((m) => m.type === 'channel_changed' && m.change === change);
   afterAll(async () => {
     await server.close();
     await server.database.close();
@@ -65,29 +76,19 @@ describe.each(testDatabases())('channel members on $name', (database) => {
     ]);
   });
 
-  it('reads presence from the injected presence reader', async () => {
-    server.app.ctx.presence = {
-      presenceIn: async (id, userIds) =>
-        new Map(
-          userIds
-            .filter((userId) => id === channelId && userId === admin.id)
-            .map((userId) => [
-              userId,
-              { isOnline: true, isActiveInChannel: true, isTalking: true },
-            ]),
-        ),
-    };
-    try {
-      const [card] = await members();
-      expect(card).toMatchObject({
-        id: admin.id,
-        isOnline: true,
-        isActiveInChannel: true,
-        isTalking: true,
-      });
-    } finally {
-      server.app.ctx.presence = nobodyOnline;
-    }
+  it('reads presence from the live sockets', async () => {
+    const socket = await TestSocket.open(admin.client);
+    socket.send({ type: 'join_channel', channelId });
+    socket.send({ type: 'start_talking', channelId });
+    await socket.next<MemberUpdate>((m) => m.type === 'member_update' && m.member.isTalking);
+    const [card] = await members();
+    expect(card).toMatchObject({
+      id: admin.id,
+      isOnline: true,
+      isActiveInChannel: true,
+      isTalking: true,
+    });
+    await socket.close();
   });
 
   it('adds a user by id or by e-mail, once, and announces it', async () => {
@@ -98,7 +99,13 @@ describe.each(testDatabases())('channel members on $name', (database) => {
       role: 'member',
       isMutedInChannel: false,
     });
-    expect(events).toMatchObject([{ type: 'member_added', channelId, member: { id: free.id } }]);
+    await bus.next<MemberUpdate>(
+      (m, topic) => topic === channelTopic(channelId) && m.type === 'member_update' && m.member.id === free.id,
+    );
+    await bus.next<ChannelChanged>(
+      (m, topic) => topic === userTopic(free.id) && m.type === 'channel_changed' && m.change === 'member_added',
+    );
+    expect(changes('member_added')).toMatchObject([{ channelId, userId: free.id }]);
     const again = await add(admin, { userId: free.id });
     expect(again.status).toBe(409);
     expect((await body<{ message: string }>(again)).message).toContain('already');
@@ -145,9 +152,10 @@ describe.each(testDatabases())('channel members on $name', (database) => {
     expect(removed.status).toBe(200);
     expect(await body<object>(removed)).toEqual({ message: 'Member removed' });
     expect((await free.client.request(path(`/${free.id}`), { method: 'DELETE' })).status).toBe(200);
-    expect(events.filter((e) => e.type === 'member_removed')).toEqual([
-      { type: 'member_removed', channelId, userId: other.id },
-      { type: 'member_removed', channelId, userId: free.id },
+    await bus.settle(channelTopic(channelId));
+    expect(changes('member_removed')).toEqual([
+      { type: 'channel_changed', change: 'member_removed', channelId, userId: other.id },
+      { type: 'channel_changed', change: 'member_removed', channelId, userId: free.id },
     ]);
     expect((await members()).map((m) => m.id)).toEqual([admin.id]);
     expect((await admin.client.request(path(`/${free.id}`), { method: 'DELETE' })).status).toBe(
@@ -180,10 +188,11 @@ describe.each(testDatabases())('channel members on $name', (database) => {
     expect((await mute(admin, 'POST')).status).toBe(200);
     expect(await muted(free)).toEqual([free.id]);
     expect((await members()).find((m) => m.id === free.id)?.isMutedInChannel).toBe(true);
-    expect(events.find((e) => e.type === 'member_muted')).toMatchObject({
-      channelId,
-      member: { id: free.id, isMutedInChannel: true },
-    });
+    const update = await bus.next<MemberUpdate>(
+      (m, topic) => topic === channelTopic(channelId) && m.type === 'member_update' && m.member.isMutedInChannel,
+    );
+    expect(update.message.member).toMatchObject({ id: free.id, isMutedInChannel: true });
+    expect(changes('member_muted')[0]).toMatchObject({ channelId, userId: free.id });
     expect((await mute(superadmin, 'DELETE')).status).toBe(200);
     expect(await muted()).toEqual([]);
     expect((await mute(admin, 'POST', other)).status).toBe(404);
@@ -204,13 +213,16 @@ describe.each(testDatabases())('channel members on $name', (database) => {
   it('pokes a member once per 10 seconds, and announces it', async () => {
     await addToChannel(admin, channelId, free);
     await addToChannel(admin, channelId, other);
-    events.length = 0;
     const poke = (who: Person, target: Person) =>
       who.client.request(path(`/${target.id}/poke`), { method: 'POST' });
     const first = await poke(free, admin);
     expect(first.status).toBe(200);
     expect(await body<object>(first)).toEqual({ message: 'Poke sent' });
-    expect(events).toEqual([{ type: 'poke', channelId, from: free.id, to: admin.id }]);
+    const poked = await bus.next<PokeMessage>((m) => m.type === 'poke');
+    expect(poked).toEqual({
+      topic: userTopic(admin.id),
+      message: { type: 'poke', channelId, from: { id: free.id, name: 'fred@example.com' } },
+    });
     expect((await poke(free, admin)).status).toBe(429);
     expect((await poke(free, other)).status).toBe(200);
     expect((await poke(admin, free)).status).toBe(200);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import type { Env, IceServer } from './env.js';
+import type { IceServer } from '../../../protocol/ice.js';
+import type { Env } from './env.js';
 import { loadSessionSecret } from './session-secret.js';
 
 /** The validated, resolved configuration the rest of the server reads. Nothing else reads process.env. */

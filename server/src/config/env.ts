@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { iceServerListSchema } from '../../../protocol/ice.js';
 
 const optionalString = z
   .string()
@@ -16,22 +17,15 @@ const emailList = optionalString.transform((v) =>
     .filter(Boolean),
 );
 
-const iceServerSchema = z.object({
-  urls: z.union([z.string(), z.array(z.string())]),
-  username: z.string().optional(),
-  credential: z.string().optional(),
-});
-export type IceServer = z.infer<typeof iceServerSchema>;
-
 const iceServers = optionalString.transform((v, ctx) => {
   if (v === undefined) return undefined;
   try {
-    const parsed = z.array(iceServerSchema).safeParse(JSON.parse(v));
+    const parsed = iceServerListSchema.safeParse(JSON.parse(v));
     if (parsed.success) return parsed.data;
   } catch {
     // reported below
   }
-  ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {urls, username?, credential?}' });
+  ctx.addIssue({ code: 'custom', message: 'must be a JSON array of at most 16 {urls, username?, credential?}' });
   return z.NEVER;
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import { addContactBodySchema, contactParamsSchema } from '../../../protocol/contacts.js';
 import type { MessageResponse } from '../../../protocol/responses.js';
 import { requireUser } from '../auth/require-user.js';
@@ -7,18 +8,18 @@ import { addContact, listContacts, removeContact } from './contact-store.js';
 export function registerContactRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get('/api/contacts', async (request) => {
+  app.get(API_PATHS.contacts, async (request) => {
     const user = await requireUser(request);
     return listContacts(ctx.database.db, user.id);
   });
 
-  app.post('/api/contacts', async (request, reply) => {
+  app.post(API_PATHS.contacts, async (request, reply) => {
     const { email } = addContactBodySchema.parse(request.body);
     const user = await requireUser(request);
     return reply.status(201).send(await addContact(ctx.database.db, user.id, email));
   });
 
-  app.delete('/api/contacts/:id', async (request) => {
+  app.delete(API_PATHS.contact, async (request) => {
     const { id } = contactParamsSchema.parse(request.params);
     const user = await requireUser(request);
     await removeContact(ctx.database.db, user.id, id);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   acceptInviteBodySchema,
   generateInviteQuerySchema,
@@ -14,7 +15,7 @@ import { inviteUrl } from './invite-token.js';
 export function registerInviteRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get('/api/invite/generate', async (request) => {
+  app.get(API_PATHS.inviteGenerate, async (request) => {
     const { channelId } = generateInviteQuerySchema.parse(request.query);
     const { user } = await requireChannelReader(request, channelId);
     const token = await createInvite(ctx.database.db, channelId, user.id);
@@ -23,7 +24,7 @@ export function registerInviteRoutes(app: FastifyInstance): void {
     } satisfies InviteResponse;
   });
 
-  app.post('/api/invite/accept', async (request) => {
+  app.post(API_PATHS.inviteAccept, async (request) => {
     const { token } = acceptInviteBodySchema.parse(request.body);
     const user = await requireUser(request);
     const channelId = await acceptInvite(ctx, user.id, token);

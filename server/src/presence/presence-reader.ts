@@ -6,8 +6,8 @@ export interface MemberPresence {
 }
 
 /**
- * Where REST reads presence from. The socket layer supplies the real one; until then everyone is
- * offline. Asynchronous and batched because presence may live in Redis across instances.
+ * Where REST reads presence from (the presence service). Asynchronous and batched because presence
+ * may live in Redis across instances.
  */
 export interface PresenceReader {
   /** Users missing from the answer are offline. */
@@ -22,7 +22,3 @@ export const OFFLINE: MemberPresence = Object.freeze({
   isActiveInChannel: false,
   isTalking: false,
 });
-
-export const nobodyOnline: PresenceReader = {
-  presenceIn: async () => new Map(),
-};

@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelClientMessage, MemberUpdate } from '../../../protocol/sockets.js';
-import { loadMember } from '../channels/member-view.js';
-import { findMembership } from '../channels/membership-store.js';
+import { toChannelMember } from '../channels/member-view.js';
+import { findMembership, memberRows } from '../channels/membership-store.js';
 import type { Database } from '../db/database.js';
 import { channelMembers } from '../db/schema.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
-import type { ClientSocket, SocketHub } from '../realtime/socket-hub.js';
+import type { ClientSocket } from '../realtime/client-socket.js';
+import type { SocketHub } from '../realtime/socket-hub.js';
 import type { MemberPresence, PresenceReader } from './presence-reader.js';
-import { mergePresence, type PresenceStore } from './presence-store.js';
+import { mergePresence, type PresenceStore, type UserPresenceState } from './presence-store.js';
 import { PresenceTracker } from './presence-tracker.js';
 
 /**
@@ -33,16 +34,16 @@ export class PresenceService implements PresenceReader {
   async socketOpened(socket: ClientSocket): Promise<void> {
     this.tracker.open(socket.userId, socket.id);
     const first = await this.deps.hub.add(socket);
-    await this.save(socket.userId);
-    if (first) await this.announceEverywhere(socket.userId);
+    const states = await this.save(socket.userId);
+    if (first) await this.announceEverywhere(socket.userId, states);
   }
 
   async socketClosed(socket: ClientSocket): Promise<void> {
     const channels = this.tracker.close(socket.userId, socket.id);
     const last = await this.deps.hub.remove(socket);
-    await this.save(socket.userId);
-    if (last) await this.announceEverywhere(socket.userId);
-    else for (const channelId of channels) await this.announce(channelId, socket.userId);
+    const states = await this.save(socket.userId);
+    if (last) await this.announceEverywhere(socket.userId, states);
+    else for (const channelId of channels) await this.announce(channelId, socket.userId, states);
   }
 
   /** Channel messages act for the socket's own user; a non-member's message changes nothing. */
@@ -64,8 +65,7 @@ export class PresenceService implements PresenceReader {
     }
     if (message.type === 'start_talking') this.tracker.setTalking(userId, socketId, channelId, true);
     if (message.type === 'stop_talking') this.tracker.setTalking(userId, socketId, channelId, false);
-    await this.save(userId);
-    await this.announce(channelId, userId);
+    await this.announce(channelId, userId, await this.save(userId));
   }
 
   /** Takes a socket out of a channel it may no longer see (removed, or the channel was deleted). */
@@ -75,13 +75,20 @@ export class PresenceService implements PresenceReader {
 
   /** Users of a crashed instance: tell their channels what the surviving instances now know. */
   async reap(): Promise<void> {
-    for (const userId of await this.deps.store.reapDeadInstances()) await this.announceEverywhere(userId);
+    for (const userId of await this.deps.store.reapDeadInstances()) {
+      const states = (await this.deps.store.read([userId])).get(userId) ?? [];
+      await this.announceEverywhere(userId, states);
+    }
   }
 
-  /** Publishes the member's current card to the channel's viewers on every instance. */
-  async announce(channelId: number, userId: string): Promise<void> {
-    const member = await loadMember(this.deps.db, this, channelId, userId);
-    if (!member) return;
+  /**
+   * Publishes the member's card to the channel's viewers on every instance, with the presence the
+   * store answered when this change was saved (no second read).
+   */
+  private async announce(channelId: number, userId: string, states: UserPresenceState[]): Promise<void> {
+    const [row] = await memberRows(this.deps.db, channelId, [userId]);
+    if (!row) return;
+    const member = toChannelMember(row, mergePresence(states, channelId));
     const update: MemberUpdate = { type: 'member_update', channelId, member };
     await this.deps.bus.publish(channelTopic(channelId), update);
   }
@@ -89,21 +96,20 @@ export class PresenceService implements PresenceReader {
   private async leave(socket: ClientSocket, channelId: number): Promise<void> {
     this.tracker.leave(socket.userId, socket.id, channelId);
     await this.deps.hub.leave(socket, channelTopic(channelId));
-    await this.save(socket.userId);
-    await this.announce(channelId, socket.userId);
+    await this.announce(channelId, socket.userId, await this.save(socket.userId));
   }
 
-  private async announceEverywhere(userId: string): Promise<void> {
+  private async announceEverywhere(userId: string, states: UserPresenceState[]): Promise<void> {
     const rows = await this.deps.db
       .select({ channelId: channelMembers.channelId })
       .from(channelMembers)
       .where(eq(channelMembers.userId, userId));
-    for (const { channelId } of rows) await this.announce(channelId, userId);
+    for (const { channelId } of rows) await this.announce(channelId, userId, states);
   }
 
-  private async save(userId: string): Promise<void> {
+  /** Saves this instance's view of the user; answers the user's states on every live instance. */
+  private save(userId: string): Promise<UserPresenceState[]> {
     const state = this.tracker.stateOf(userId);
-    if (state) await this.deps.store.put(userId, state);
-    else await this.deps.store.remove(userId);
+    return state ? this.deps.store.put(userId, state) : this.deps.store.remove(userId);
   }
 }

@@ -10,8 +10,13 @@ export interface UserPresenceState {
  * instance. In memory for one process, Redis across instances (a crashed instance's entries expire).
  */
 export interface PresenceStore {
-  put(userId: string, state: UserPresenceState): Promise<void>;
-  remove(userId: string): Promise<void>;
+  /**
+   * Saves this instance's state of the user and answers the user's states on every live instance
+   * (this one included), read in the same round trip, so the change can be announced at once.
+   */
+  put(userId: string, state: UserPresenceState): Promise<UserPresenceState[]>;
+  /** Forgets the user on this instance; answers what the other live instances still hold. */
+  remove(userId: string): Promise<UserPresenceState[]>;
   /** Every live instance's state for each user; a user absent from the map is offline everywhere. */
   read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>>;
   /** Users held by instances found dead since the last call, so their members can be told. */
@@ -33,12 +38,15 @@ export function mergePresence(states: readonly UserPresenceState[] | undefined, 
 export class MemoryPresenceStore implements PresenceStore {
   private readonly states = new Map<string, UserPresenceState>();
 
-  async put(userId: string, state: UserPresenceState): Promise<void> {
-    this.states.set(userId, structuredClone(state));
+  async put(userId: string, state: UserPresenceState): Promise<UserPresenceState[]> {
+    const saved = structuredClone(state);
+    this.states.set(userId, saved);
+    return [saved];
   }
 
-  async remove(userId: string): Promise<void> {
+  async remove(userId: string): Promise<UserPresenceState[]> {
     this.states.delete(userId);
+    return [];
   }
 
   async read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>> {

@@ -2,6 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { PresenceStore, UserPresenceState } from './presence-store.js';
 
+/**
+ * Writes (or deletes, when ARGV[2] is empty) this instance's entry of a user and returns the user's
+ * entries on every instance whose heartbeat is recent, in one round trip.
+ * KEYS: instances sorted set. ARGV: hash key prefix, this instance id, user id, state JSON or '',
+ * oldest live heartbeat (ms).
+ */
+const SAVE_AND_READ = `
+local own = ARGV[1] .. ARGV[2]
+if ARGV[4] == '' then
+  redis.call('HDEL', own, ARGV[3])
+else
+  redis.call('HSET', own, ARGV[3], ARGV[4])
+end
+local states = {}
+for _, instance in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[5], '+inf')) do
+  local value = redis.call('HGET', ARGV[1] .. instance, ARGV[3])
+  if value then table.insert(states, value) end
+end
+return states
+`;
 
 /**
  * Presence across instances. Each instance keeps a hash of the users it holds and beats a heartbeat
@@ -14,6 +34,7 @@ export class RedisPresenceStore implements PresenceStore {
   private readonly timer: NodeJS.Timeout;
 
   private readonly instances: string;
+  private readonly hashPrefix: string;
   private readonly hashKey: (instanceId: string) => string;
 
   constructor(
@@ -24,7 +45,8 @@ export class RedisPresenceStore implements PresenceStore {
     heartbeatMs = 10_000,
   ) {
     this.instances = `${namespace}instances`;
-    this.hashKey = (instanceId) => `${namespace}presence:${instanceId}`;
+    this.hashPrefix = `${namespace}presence:`;
+    this.hashKey = (instanceId) => this.hashPrefix + instanceId;
     this.redis = new Redis(url, { maxRetriesPerRequest: 3 });
     this.redis.on('error', onError);
     const beat = () => {
@@ -35,12 +57,19 @@ export class RedisPresenceStore implements PresenceStore {
     this.timer.unref();
   }
 
-  async put(userId: string, state: UserPresenceState): Promise<void> {
-    await this.redis.hset(this.hashKey(this.instanceId), userId, JSON.stringify(state));
+  put(userId: string, state: UserPresenceState): Promise<UserPresenceState[]> {
+    return this.saveAndRead(userId, JSON.stringify(state));
   }
 
-  async remove(userId: string): Promise<void> {
-    await this.redis.hdel(this.hashKey(this.instanceId), userId);
+  remove(userId: string): Promise<UserPresenceState[]> {
+    return this.saveAndRead(userId, '');
+  }
+
+  private async saveAndRead(userId: string, state: string): Promise<UserPresenceState[]> {
+    const oldestLive = Date.now() - this.liveMs;
+    const args = [this.hashPrefix, this.instanceId, userId, state, oldestLive];
+    const values = (await this.redis.eval(SAVE_AND_READ, 1, this.instances, ...args)) as string[];
+    return values.map((value) => JSON.parse(value) as UserPresenceState);
   }
 
   async read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>> {

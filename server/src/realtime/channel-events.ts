@@ -15,8 +15,3 @@ export interface ChannelEvents {
   /** Must not throw or block the request: delivery is best effort and asynchronous. */
   publish(event: ChannelEvent): void;
 }
-
-/** Used until the socket layer is wired in: REST works, nobody is told live. */
-export const unpublishedChannelEvents: ChannelEvents = {
-  publish: () => undefined,
-};

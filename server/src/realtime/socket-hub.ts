@@ -1,13 +1,6 @@
 import type { Bus } from './bus.js';
 import { userTopic } from './bus.js';
-
-/** One connected `/ws` socket of a signed-in user, as the rest of the server sees it. */
-export interface ClientSocket {
-  readonly id: string;
-  readonly userId: string;
-  send(message: object): void;
-  close(code: number, reason: string): void;
-}
+import type { ClientSocket } from './client-socket.js';
 
 /** Runs on this instance before a bus message reaches a local socket (e.g. to drop a removed member). */
 export type DeliveryHook = (socket: ClientSocket, message: unknown) => void;

@@ -1,28 +1,58 @@
 import type { z } from 'zod';
-import type { ClientSocket } from './socket-hub.js';
 
-type Handler = (socket: ClientSocket, message: unknown) => Promise<void>;
+/** A socket message schema: an object whose `type` is one literal, as every protocol/ message is. */
+export type MessageSchema = z.ZodType<{ type: string }> & { shape: { type: z.ZodLiteral<string> } };
+
+/** A protocol/ union of message schemas, discriminated on `type`. */
+export interface MessageUnion {
+  readonly options: readonly MessageSchema[];
+}
+
+type Handler<S> = (socket: S, message: unknown) => Promise<void>;
+
+const typeOf = (schema: MessageSchema): string => schema.shape.type.value;
 
 /**
- * Routes `/ws` messages by `type` to the feature that owns them (presence now, calls later). Each
- * feature registers its zod schema; a message that fails its schema never reaches the handler.
+ * Routes a socket's messages to their handlers by schema: `on(joinChannelSchema, handler)` takes the
+ * message type from the schema, and the handler receives the parsed message. The router is built
+ * for one protocol/ union; a schema outside it cannot be registered, and `assertComplete()` fails
+ * when a message of the union has no handler.
  */
-export class SocketRouter {
-  private readonly routes = new Map<string, { schema: z.ZodType; handler: Handler }>();
+export class SocketRouter<S> {
+  private readonly routes = new Map<string, { schema: MessageSchema; handler: Handler<S> }>();
+  private readonly known: Set<string>;
 
-  on<S extends z.ZodType>(types: readonly string[], schema: S, handler: (socket: ClientSocket, message: z.infer<S>) => Promise<void>): void {
-    for (const type of types) this.routes.set(type, { schema, handler: handler as Handler });
+  constructor(private readonly union: MessageUnion) {
+    this.known = new Set(union.options.map(typeOf));
+  }
+
+  on<M extends MessageSchema>(
+    schema: M,
+    handler: (socket: S, message: z.output<M>) => Promise<void>,
+  ): this {
+    const type = typeOf(schema);
+    if (!this.known.has(type))
+      throw new Error(`"${type}" is not a message of this socket's protocol union`);
+    if (this.routes.has(type)) throw new Error(`"${type}" already has a handler`);
+    this.routes.set(type, { schema, handler: handler as Handler<S> });
+    return this;
+  }
+
+  /** Throws at start-up when a message the protocol says clients may send has no handler. */
+  assertComplete(): void {
+    const missing = [...this.known].filter((type) => !this.routes.has(type));
+    if (missing.length) throw new Error(`socket messages without a handler: ${missing.join(', ')}`);
   }
 
   /** Returns why a message was dropped, or null when it was handled. */
-  async dispatch(socket: ClientSocket, data: unknown): Promise<string | null> {
-    if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') {
-      return 'message without a type';
-    }
-    const route = this.routes.get((data as { type: string }).type);
+  async dispatch(socket: S, data: unknown): Promise<string | null> {
+    if (typeof data !== 'object' || data === null) return 'message is not an object';
+    const type = (data as { type?: unknown }).type;
+    if (typeof type !== 'string') return 'message without a type';
+    const route = this.routes.get(type);
     if (!route) return 'unknown message type';
     const parsed = route.schema.safeParse(data);
-    if (!parsed.success) return `invalid ${(data as { type: string }).type}: ${parsed.error.issues[0]?.message ?? ''}`;
+    if (!parsed.success) return `invalid ${type}: ${parsed.error.issues[0]?.message ?? ''}`;
     await route.handler(socket, parsed.data);
     return null;
   }

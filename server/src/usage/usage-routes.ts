@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   FREE_TIER_LIMIT_MESSAGE,
   endUsageSessionBodySchema,
@@ -19,14 +20,14 @@ import {
 export function registerUsageRoutes(app: FastifyInstance): void {
   const db = () => app.ctx.database.db;
 
-  app.get('/api/usage', async (request) => {
+  app.get(API_PATHS.usage, async (request) => {
     const user = await requireUser(request);
     return usageOf(db(), user.id);
   });
 
   for (const [path, enabled] of [
-    ['/api/usage/pay-as-you-go/enable', true],
-    ['/api/usage/pay-as-you-go/disable', false],
+    [API_PATHS.payAsYouGoEnable, true],
+    [API_PATHS.payAsYouGoDisable, false],
   ] as const) {
     app.post(path, async (request) => {
       const user = await requireUser(request);
@@ -35,7 +36,7 @@ export function registerUsageRoutes(app: FastifyInstance): void {
     });
   }
 
-  app.post('/api/usage/session/start', async (request) => {
+  app.post(API_PATHS.usageSessionStart, async (request) => {
     const { channelId } = startUsageSessionBodySchema.parse(request.body);
     const { user } = await requireChannelMember(request, channelId);
     if (!mayConnect(await usageOf(db(), user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
@@ -44,7 +45,7 @@ export function registerUsageRoutes(app: FastifyInstance): void {
     return { sessionId };
   });
 
-  app.post('/api/usage/session/end', async (request) => {
+  app.post(API_PATHS.usageSessionEnd, async (request) => {
     const { sessionId } = endUsageSessionBodySchema.parse(request.body);
     const user = await requireUser(request);
     const session = await findUsageSession(db(), sessionId);

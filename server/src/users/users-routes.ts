@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   changeSubscriptionBodySchema,
   userChannelsParamsSchema,
@@ -13,18 +14,18 @@ import { listUsers } from './user-directory.js';
 export function registerUserRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get('/api/users', async (request) => {
+  app.get(API_PATHS.users, async (request) => {
     await requireUser(request);
     return listUsers(ctx.database.db);
   });
 
-  app.get('/api/users/:userId/channels', async (request) => {
+  app.get(API_PATHS.userChannels, async (request) => {
     const { userId } = userChannelsParamsSchema.parse(request.params);
     await requireSelfOrSuperadmin(request, userId);
     return channelsOfUser(ctx.database.db, userId);
   });
 
-  app.post('/api/users/:id/subscription', async (request) => {
+  app.post(API_PATHS.userSubscription, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const { subscriptionTier } = changeSubscriptionBodySchema.parse(request.body);
     await requireSuperadmin(request);

@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { VOICE_SIGNALLING_PATH, voiceRoomName } from '../../../protocol/voice-signalling.js';
 import type { Config } from '../config/config.js';
 import { createEmbeddedSfu, type EmbeddedSfu } from './sfu/embedded-sfu.js';
-import { registerSfuRoutes } from './sfu/sfu-routes.js';
+import type { SfuLogger } from './sfu/sfu-logger.js';
 import type { VoiceProvider } from './voice-provider.js';
 import { EMBEDDED_VOICE_API_KEY, createVoiceTokenVerifier } from './voice-token.js';
 
@@ -14,23 +13,22 @@ export function embeddedVoiceSecret(sessionSecret: string): string {
     .digest('base64url');
 }
 
-/** Mounts the built-in SFU at /rtc and offers it as the app's voice provider. */
+/** The built-in SFU (its `/rtc` socket is mounted by registerVoice) as the app's voice provider. */
 export function createEmbeddedProvider(
-  app: FastifyInstance,
   config: Config,
+  logger: SfuLogger,
 ): { provider: VoiceProvider; sfu: EmbeddedSfu } {
   const apiSecret = embeddedVoiceSecret(config.sessionSecret);
   const { rtcPortRange, announcedIp } = config.voice;
   const sfu = createEmbeddedSfu({
     verifyToken: createVoiceTokenVerifier({ apiSecret }),
-    logger: app.log,
+    logger,
     // The SFU reaches browsers on their host candidates unless a STUN/TURN server is configured.
     iceServers: config.iceServersConfigured ? config.iceServers : [],
     portRange: rtcPortRange ? [rtcPortRange.min, rtcPortRange.max] : undefined,
     announcedIp,
     iceTcp: true,
   });
-  registerSfuRoutes(app, sfu);
   const wsScheme = config.publicUrl.protocol === 'https:' ? 'wss' : 'ws';
   const provider: VoiceProvider = {
     name: 'embedded',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { displayName } from '../../../protocol/user.js';
 import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../protocol/voice.js';
@@ -14,7 +15,7 @@ import { createVoiceToken } from './voice-token.js';
  * refused over the allowance; the publish right is withheld while the member is admin-muted.
  */
 export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvider): void {
-  app.post('/api/livekit-token', async (request): Promise<VoiceTokenResponse> => {
+  app.post(API_PATHS.voiceToken, async (request): Promise<VoiceTokenResponse> => {
     const body = voiceTokenRequestSchema.parse(request.body);
     const { user, membership } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');

@@ -1,43 +1,30 @@
-import type { FastifyInstance } from 'fastify';
-import { endSessionsForClosedVoice } from '../usage/usage-sweeper.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.js';
 import { createEmbeddedProvider } from './embedded-provider.js';
 import { createLivekitProvider } from './livekit/livekit-provider.js';
 import { registerLivekitWebhook } from './livekit/livekit-webhook-route.js';
+import type { EmbeddedSfu } from './sfu/embedded-sfu.js';
+import { registerSfuRoutes } from './sfu/sfu-routes.js';
 import { registerVoiceTokenRoute } from './token-route.js';
-import { withVoiceEffects } from './voice-effects.js';
 import type { VoiceProvider } from './voice-provider.js';
 
-const channelIdOf = (roomName: string) =>
-  Number(/^channel-(\d+)$/.exec(roomName)?.[1] ?? Number.NaN);
+export interface Voice {
+  provider: VoiceProvider;
+  /** The built-in SFU when it carries the audio; null with LiveKit. */
+  sfu: EmbeddedSfu | null;
+}
 
-/**
- * Channel voice: the built-in SFU by default, LiveKit with VOICE_PROVIDER=livekit. Registers the
- * token endpoint, the provider's own routes, and makes channel changes reach the audio.
- */
-export function registerVoice(app: FastifyInstance): VoiceProvider {
-  const { config, database } = app.ctx;
-  let provider: VoiceProvider;
-  if (config.voice.provider === 'livekit') {
-    provider = createLivekitProvider(config);
-    if (provider.configured) registerLivekitWebhook(app, provider.apiKey, provider.apiSecret);
-  } else {
-    const embedded = createEmbeddedProvider(app, config);
-    provider = embedded.provider;
-    // Usage sessions end when the voice connection they metered ends (DESIGN §3 "Usage metering").
-    const joinedAt = new Map<string, Date>();
-    embedded.sfu.on('participantJoined', (event) => joinedAt.set(event.identity, new Date()));
-    embedded.sfu.on('participantLeft', (event) => {
-      const connectedAt = joinedAt.get(event.identity) ?? new Date();
-      joinedAt.delete(event.identity);
-      const channelId = channelIdOf(event.roomName);
-      if (Number.isNaN(channelId)) return;
-      endSessionsForClosedVoice(database.db, event.userId, channelId, connectedAt).catch(
-        (error: unknown) =>
-          app.log.error({ err: error }, 'closing usage sessions after voice left failed'),
-      );
-    });
-  }
+/** Channel voice: the built-in SFU by default, LiveKit with VOICE_PROVIDER=livekit. */
+export function createVoice(config: Config, log: FastifyBaseLogger): Voice {
+  if (config.voice.provider === 'livekit')
+    return { provider: createLivekitProvider(config), sfu: null };
+  return createEmbeddedProvider(config, log);
+}
+
+/** The token endpoint and the provider's own routes: `/rtc` (built-in) or LiveKit's webhook. */
+export function registerVoice(app: FastifyInstance): void {
+  const { provider, sfu } = app.ctx.voice;
   registerVoiceTokenRoute(app, provider);
-  app.ctx.channelEvents = withVoiceEffects(app.ctx.channelEvents, provider, app.log);
-  return provider;
+  if (sfu) registerSfuRoutes(app, sfu);
+  else if (provider.configured) registerLivekitWebhook(app, provider.apiKey, provider.apiSecret);
 }

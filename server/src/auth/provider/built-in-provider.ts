@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { z } from 'zod';
+import { API_PATHS } from '../../../../protocol/api-paths.js';
 import { BUILT_IN_CLIENT_ID } from '../../config/config.js';
 import { builtInClientSecret } from '../relying-party.js';
 import { findLocalAccount, signInOrRegister } from './local-accounts.js';
@@ -46,7 +47,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       {
         client_id: BUILT_IN_CLIENT_ID,
         client_secret: builtInClientSecret(config.sessionSecret),
-        redirect_uris: [new URL('/api/callback', publicUrl).href],
+        redirect_uris: [new URL(API_PATHS.callback, publicUrl).href],
         post_logout_redirect_uris: [new URL('/', publicUrl).href],
         grant_types: ['authorization_code'],
         response_types: ['code'],

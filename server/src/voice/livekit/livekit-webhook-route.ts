@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { WebhookReceiver } from 'livekit-server-sdk';
-import { userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
+import { API_PATHS } from '../../../../protocol/api-paths.js';
+import { channelIdOfRoom, userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import { forbidden } from '../../http/errors.js';
 import { endSessionsForClosedVoice } from '../../usage/usage-sweeper.js';
 
-export const LIVEKIT_WEBHOOK_PATH = '/api/livekit/webhook';
-
-const channelIdOf = (roomName: string | undefined) => {
-  const match = /^channel-(\d+)$/.exec(roomName ?? '');
-  return match ? Number(match[1]) : undefined;
-};
+export const LIVEKIT_WEBHOOK_PATH = API_PATHS.livekitWebhook;
 
 /**
  * LiveKit tells us when a participant leaves; the usage sessions that connection metered end then,
@@ -37,7 +33,7 @@ export function registerLivekitWebhook(
       }
       if (event.event === 'participant_left' && event.participant) {
         const userId = userIdFromIdentity(event.participant.identity);
-        const channelId = channelIdOf(event.room?.name);
+        const channelId = channelIdOfRoom(event.room?.name);
         if (userId && channelId !== undefined) {
           // LiveKit reports joinedAt in seconds; sessions begun before that connection end now.
           const joinedAt = new Date(Number(event.participant.joinedAt) * 1000 || Date.now());

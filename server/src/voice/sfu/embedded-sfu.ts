@@ -6,13 +6,19 @@ import {
   parseVoiceMessage,
   type ClientVoiceMessage,
 } from '../../../../protocol/voice-signalling.js';
+import { TokenBucket } from '../../limits/token-bucket.js';
 import type { VerifiedVoiceToken, VoiceTokenVerifierFn } from '../voice-token.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { sfuPeerConfig, type SfuNetworkOptions } from './peer-config.js';
 import { SfuRoom } from './sfu-room.js';
 import { SfuSession } from './sfu-session.js';
-import { MessageRateLimit } from './message-rate-limit.js';
+
+/**
+ * Real clients send a handful of messages per negotiation (an answer and their ICE candidates); a
+ * socket far beyond this is broken or hostile.
+ */
+const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 
 export interface EmbeddedSfuOptions extends Partial<SfuNetworkOptions> {
   verifyToken: VoiceTokenVerifierFn;
@@ -251,14 +257,14 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     }
     let session: SfuSession | undefined;
     let authenticating = false;
-    const rateLimit = new MessageRateLimit();
+    const rateLimit = new TokenBucket(SIGNAL_RATE);
     const joinTimer = setTimeout(() => {
       if (!session)
         refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'join_timeout', 'no join message');
     }, joinTimeoutMs);
 
     socket.on('message', (data, isBinary) => {
-      if (!rateLimit.allow()) {
+      if (!rateLimit.take()) {
         logger.warn({ ip: request?.ip }, 'sfu: signalling flood, closing');
         refuse(socket, VOICE_CLOSE_CODES.badMessage, 'flood', 'too many messages');
         return;

@@ -4,11 +4,8 @@ import {
   type RTCPeerConnectionConfig,
   type RTCRtpTransceiver,
 } from 'werift';
-import type {
-  IceCandidateMessage,
-  ServerVoiceMessage,
-  TrackMapping,
-} from '../../../../protocol/voice-signalling.js';
+import type { IceCandidateInit } from '../../../../protocol/ice.js';
+import type { ServerVoiceMessage, TrackMapping } from '../../../../protocol/voice-signalling.js';
 import { NegotiationQueue } from './negotiation-queue.js';
 import { announceAddress } from './peer-config.js';
 import type { SfuLogger } from './sfu-logger.js';
@@ -110,7 +107,7 @@ export class SfuPeer {
     pending.resolve(sdp);
   }
 
-  async addIceCandidate(candidate: IceCandidateMessage): Promise<void> {
+  async addIceCandidate(candidate: IceCandidateInit): Promise<void> {
     if (this.closed || candidate.candidate === '') return;
     await this.pc.addIceCandidate({
       candidate: candidate.candidate,

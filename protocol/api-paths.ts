@@ -1,0 +1,65 @@
+/**
+ * Every REST path of the API (spec §7 and DESIGN §3), written once. Parameters are `:name`, as the
+ * server's router declares them; `apiPath()` fills them in for a caller.
+ */
+export const API_PATHS = {
+  // Sign-in (DESIGN §3 "Sign-in"): the browser navigates to these.
+  login: '/api/login',
+  callback: '/api/callback',
+  logout: '/api/logout',
+  authUser: '/api/auth/user',
+
+  users: '/api/users',
+  userChannels: '/api/users/:userId/channels',
+  userSubscription: '/api/users/:id/subscription',
+  userBlock: '/api/users/:id/block',
+  blockedUsers: '/api/blocked-users',
+
+  channels: '/api/channels',
+  channel: '/api/channels/:id',
+  channelMembers: '/api/channels/:id/members',
+  channelMember: '/api/channels/:id/members/:memberId',
+  channelMemberMute: '/api/channels/:id/members/:memberId/mute',
+  channelMemberPoke: '/api/channels/:id/members/:memberId/poke',
+  mutedUsers: '/api/muted-users/:channelId',
+
+  contacts: '/api/contacts',
+  contact: '/api/contacts/:id',
+
+  inviteGenerate: '/api/invite/generate',
+  inviteAccept: '/api/invite/accept',
+
+  usage: '/api/usage',
+  payAsYouGoEnable: '/api/usage/pay-as-you-go/enable',
+  payAsYouGoDisable: '/api/usage/pay-as-you-go/disable',
+  usageSessionStart: '/api/usage/session/start',
+  usageSessionEnd: '/api/usage/session/end',
+
+  voiceToken: '/api/livekit-token',
+  /** Called by LiveKit, signed with its API secret; not by browsers. */
+  livekitWebhook: '/api/livekit/webhook',
+
+  calls: '/api/calls',
+  callIceServers: '/api/calls/ice-servers',
+} as const;
+
+export type ApiPathTemplate = (typeof API_PATHS)[keyof typeof API_PATHS];
+
+/** The `:name` parameters of a path template, e.g. `'id' | 'memberId'`. */
+export type PathParamNames<T extends string> = T extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : T extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export type PathParams<T extends string> = { [K in PathParamNames<T>]: string | number };
+
+/** Fills a template's parameters (URL-encoded): `apiPath(API_PATHS.channel, { id: 7 })`. */
+export function apiPath<T extends string>(template: T, params: PathParams<T>): string {
+  const values = params as Record<string, string | number>;
+  return template.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`apiPath: missing :${name} for ${template}`);
+    return encodeURIComponent(String(value));
+  });
+}

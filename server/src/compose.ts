@@ -1,0 +1,110 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { channelChangedSchema } from '../../protocol/sockets.js';
+import type { AppContext } from './app-context.js';
+import { CallService, type CallTimings } from './calls/call-service.js';
+import { DEFAULT_CALL_TIMINGS } from './calls/calls.js';
+import type { Config } from './config/config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { PresenceService } from './presence/presence-service.js';
+import { MemoryPresenceStore, type PresenceStore } from './presence/presence-store.js';
+import { RedisPresenceStore } from './presence/redis-presence-store.js';
+import { InProcessBus, type Bus } from './realtime/bus.js';
+import { busChannelEvents } from './realtime/channel-event-publisher.js';
+import { RedisBus } from './realtime/redis-bus.js';
+import { SocketHub } from './realtime/socket-hub.js';
+import { UsageSweeper } from './usage/usage-sweeper.js';
+import { meterEmbeddedVoice } from './usage/voice-metering.js';
+import { createVoice } from './voice/voice.js';
+import { withVoiceEffects } from './voice/voice-effects.js';
+
+/** A crashed instance's users are announced offline this often (Redis presence). */
+const PRESENCE_REAP_INTERVAL_MS = 10_000;
+/** Usage sessions of users gone for two minutes are closed this often. */
+const USAGE_SWEEP_INTERVAL_MS = 30_000;
+
+export interface ComposeOptions {
+  config: Config;
+  database: DatabaseHandle;
+  log: FastifyBaseLogger;
+  callTimings?: Partial<CallTimings>;
+}
+
+export interface Composition {
+  /** Frozen: routes read it, nothing replaces a member of it. */
+  ctx: AppContext;
+  /** Stops the background work and closes the connections compose() opened, in reverse order. */
+  close(): Promise<void>;
+}
+
+/**
+ * The server's composition root. Everything the routes share is built here, once, before any
+ * route registers: the bus (in-process or Redis), presence, the channel events REST publishes (with
+ * the voice provider's effects applied), the call service, voice, and the background timers.
+ */
+export function compose({ config, database, log, callTimings }: ComposeOptions): Composition {
+  const { db } = database;
+  const onRedisError = (error: unknown) => log.error({ err: error }, 'redis error');
+  const bus: Bus = config.redisUrl
+    ? new RedisBus(config.redisUrl, config.redisPrefix, onRedisError)
+    : new InProcessBus();
+  const presenceStore: PresenceStore = config.redisUrl
+    ? new RedisPresenceStore(config.redisUrl, config.redisPrefix, onRedisError)
+    : new MemoryPresenceStore();
+  const hub = new SocketHub(bus);
+  const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
+  const voice = createVoice(config, log);
+  // REST changes reach the sockets (through the bus) and the audio (through the provider).
+  const channelEvents = withVoiceEffects(busChannelEvents(bus, db, log), voice.provider, log);
+  const calls = new CallService({
+    db,
+    bus,
+    presence,
+    log: log.child({ feature: 'calls' }),
+    timings: { ...DEFAULT_CALL_TIMINGS, ...callTimings },
+  });
+
+  // A socket that may no longer see a channel stops being present in it, on whichever instance.
+  hub.onDeliver((socket, message) => {
+    const changed = channelChangedSchema.safeParse(message);
+    if (!changed.success) return;
+    const { change, channelId, userId } = changed.data;
+    if (change === 'channel_deleted' || (change === 'member_removed' && userId === socket.userId)) {
+      presence
+        .evict(socket, channelId)
+        .catch((error: unknown) => log.error({ err: error }, 'evict failed'));
+    }
+  });
+  const stopMetering = voice.sfu ? meterEmbeddedVoice(voice.sfu, db, log) : () => undefined;
+
+  const sweeper = new UsageSweeper(db, presence, log);
+  const timers = [
+    setInterval(() => {
+      presence.reap().catch((error: unknown) => log.error({ err: error }, 'presence reap failed'));
+    }, PRESENCE_REAP_INTERVAL_MS),
+    setInterval(() => {
+      sweeper.sweep().catch((error: unknown) => log.error({ err: error }, 'usage sweep failed'));
+    }, USAGE_SWEEP_INTERVAL_MS),
+  ];
+  for (const timer of timers) timer.unref();
+
+  const ctx: AppContext = Object.freeze({
+    config,
+    database,
+    bus,
+    hub,
+    presence,
+    channelEvents,
+    calls,
+    voice,
+  });
+  return {
+    ctx,
+    async close() {
+      for (const timer of timers) clearInterval(timer);
+      stopMetering();
+      calls.close();
+      await presenceStore.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  acceptCallSchema,
+  declineCallSchema,
+  endCallSchema,
+  initiateCallSchema,
+} from '../../../protocol/calls.js';
+import {
+  joinChannelSchema,
+  leaveChannelSchema,
+  startTalkingSchema,
+  stopTalkingSchema,
+  WS_PATH,
+  wsClientMessageSchema,
+} from '../../../protocol/sockets.js';
+import type { ClientSocket } from './client-socket.js';
+import { registerJsonSocket } from './json-socket.js';
+import { SocketRouter } from './socket-router.js';
+
+/** DESIGN §3 / decision 004: bursts of 40 messages, 20 a second sustained, per socket. */
+export const WS_RATE = { perSecond: 20, burst: 40 };
+
+/**
+ * `/ws`: presence and call state. Every message a client may send (protocol/sockets.ts
+ * `wsClientMessageSchema`) and who handles it, in one table. Handlers act for the socket's own
+ * user, never for a user id the client names.
+ */
+export function registerWsRoute(app: FastifyInstance): void {
+  const { presence, calls } = app.ctx;
+  const router = new SocketRouter<ClientSocket>(wsClientMessageSchema)
+    .on(joinChannelSchema, (socket, message) => presence.handle(socket, message))
+    .on(leaveChannelSchema, (socket, message) => presence.handle(socket, message))
+    .on(startTalkingSchema, (socket, message) => presence.handle(socket, message))
+    .on(stopTalkingSchema, (socket, message) => presence.handle(socket, message))
+    .on(initiateCallSchema, (socket, message) => calls.initiate(socket, message))
+    .on(acceptCallSchema, (socket, message) => calls.accept(socket, message))
+    .on(declineCallSchema, (socket, message) => calls.decline(socket, message))
+    .on(endCallSchema, (socket, message) => calls.end(socket, message));
+
+  registerJsonSocket(app, {
+    path: WS_PATH,
+    name: 'ws',
+    rate: WS_RATE,
+    router,
+    opened: async (socket) => {
+      await presence.socketOpened(socket);
+      return socket;
+    },
+    // Presence first: a call ends on disconnect only if the user is then offline everywhere.
+    closed: async (socket) => {
+      await presence.socketClosed(socket);
+      await calls.socketClosed(socket);
+    },
+  });
+}
