@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
+import { registerAuthenticationGate } from './auth/authentication-gate.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
@@ -15,6 +16,7 @@ import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
+import { registerJsonOnlyApi } from './http/json-only.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
@@ -56,7 +58,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerErrorHandler(app);
   await app.register(cookie, { secret: config.sessionSecret });
-  await app.register(formbody);
   await app.register(rateLimit, {
     global: false,
     // This machine's own direct requests (local tests, health checks) are not limited; traffic
@@ -66,7 +67,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Frames over 256 KB (voice SDP grows with talkers) close the socket; /ws drops messages over 16 KB.
   await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
   await registerSecurityHeaders(app, config.publicUrl, config.dev);
+  // Order matters: refuse foreign origins, then guests, then non-JSON bodies — all before parsing.
   registerSameOriginCheck(app, config.publicUrl);
+  registerAuthenticationGate(app);
+  registerJsonOnlyApi(app);
 
   registerHealthRoutes(app);
   const relyingParty = createRelyingParty(config, () => {
@@ -74,7 +78,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return typeof address === 'object' && address ? address.port : config.port;
   });
   registerSignInRoutes(app, relyingParty);
-  if (config.oidc.builtIn) await registerBuiltInProvider(app);
+  if (config.oidc.builtIn) {
+    // Form bodies are parsed for the provider's sign-in form only, never for the API.
+    await app.register(async (provider) => {
+      await provider.register(formbody);
+      await registerBuiltInProvider(provider);
+    });
+  }
 
   // Feature routes: one line per feature folder.
   registerWsRoute(app);

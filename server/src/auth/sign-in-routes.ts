@@ -46,7 +46,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
           `<p>Sign-in failed or expired. <a href="${API_PATHS.login}">Try again</a></p>`,
       );
 
-  const signInLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+  const signInLimit = { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } };
 
   app.get(API_PATHS.login, { config: signInLimit }, async (request, reply) => {
     const query = z.object({ returnTo: z.string().optional() }).safeParse(request.query);
@@ -117,7 +117,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     return reply.redirect(login.returnTo, 302);
   });
 
-  app.get(API_PATHS.logout, async (request, reply) => {
+  app.get(API_PATHS.logout, { config: { public: true } }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     let idToken: string | null = null;
     if (token) {
@@ -139,7 +139,8 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     return reply.redirect('/', 302);
   });
 
-  app.get(API_PATHS.authUser, async (request) => {
+  // Public so that the spec's signed-out answer stays exactly 401 {message:"Unauthorized"} from here.
+  app.get(API_PATHS.authUser, { config: { public: true } }, async (request) => {
     const user = await currentUser(request);
     if (!user) throw unauthorized();
     return toUserView(user);

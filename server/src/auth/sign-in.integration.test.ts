@@ -161,11 +161,14 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
 
   it('refuses state-changing API requests from a foreign origin', async () => {
     const client = new TestClient(server.baseUrl);
-    const response = await client.request('/api/anything', {
+    await signInBuiltIn(client, { name: 'Ivy', email: 'ivy@example.com' });
+    const response = await client.request('/api/contacts', {
       method: 'POST',
+      json: { email: 'ivy@example.com' },
       headers: { origin: 'https://evil.example' },
     });
     expect(response.status).toBe(403);
+    expect(await (await client.request('/api/contacts')).json()).toEqual([]);
   });
 
   it('rate-limits sign-in attempts from one client address', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden } from './errors.js';
+import { matchedRoute, routeAccess } from './route-access.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -22,16 +23,17 @@ export function isSameOrigin(request: FastifyRequest, publicUrl: URL): boolean {
 }
 
 /**
- * Cross-site request forgery guard: state-changing API requests must come from our own pages.
- * The built-in provider's endpoints (/oidc) are excluded: the token endpoint is called server to
- * server and the provider protects its own forms.
+ * Cross-site request forgery guard: every state-changing request to a route of ours must come from
+ * our own pages. The decision is taken on the route the router matched — `/%61pi/...` reaches the
+ * same handler as `/api/...`, so it is checked the same way. Only routes that declare `crossOrigin`
+ * (the built-in provider's endpoints, signed webhooks) are exempt. A request that matched no route
+ * reaches no handler and changes nothing.
  */
 export function registerSameOriginCheck(app: FastifyInstance, publicUrl: URL): void {
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
-    if (!request.url.startsWith('/api/')) return;
-    // Server-to-server callers (signed webhooks) prove themselves another way.
-    if ((request.routeOptions.config as { crossOrigin?: boolean }).crossOrigin) return;
+    if (matchedRoute(request) === undefined) return;
+    if (routeAccess(request).crossOrigin) return;
     if (!isSameOrigin(request, publicUrl)) throw forbidden('Cross-origin request refused');
   });
 }

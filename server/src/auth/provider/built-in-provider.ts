@@ -155,7 +155,11 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     return { details, redirected: true };
   };
 
-  app.get<{ Params: { uid: string } }>(`${PROVIDER_PREFIX}/interaction/:uid`, async (request, reply) => {
+  // The provider protects its own forms (interaction cookie and uid), and its token endpoint is
+  // called server to server: no same-origin Origin to require here.
+  const providerAccess = { crossOrigin: true };
+
+  app.get<{ Params: { uid: string } }>(`${PROVIDER_PREFIX}/interaction/:uid`, { config: providerAccess }, async (request, reply) => {
     const { details, redirected } = await finishIfConsent(request, reply);
     if (redirected) return reply;
     return showForm(reply, details.uid, 200, {});
@@ -163,7 +167,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
 
   app.post<{ Params: { uid: string } }>(
     `${PROVIDER_PREFIX}/interaction/:uid`,
-    { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } },
+    { config: { ...providerAccess, rateLimit: { max: 20, timeWindow: '1 minute' } } },
     async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
       const parsed = signInFormSchema.safeParse(request.body);
@@ -202,6 +206,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     app.route({
       method: ['GET', 'POST', 'HEAD', 'OPTIONS'],
       url,
+      config: providerAccess,
       helmet: { contentSecurityPolicy: { directives: cspDirectives(publicUrl, config.dev, [AUTO_LOGOUT_SCRIPT_HASH]) } },
       onRequest: handOver,
       handler: async () => undefined,
