@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { iceCandidateInitSchema, iceServerListSchema } from './ice.js';
+import { plainText } from './text.js';
 
 /**
  * One-to-one calls (spec §3 "Call", §4 "Calls", §7 sockets). Call state messages travel on `/ws`;
@@ -19,7 +20,7 @@ export const callIdSchema = z
 export const roomNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,80}$/, 'must be 8-80 letters, digits, - or _');
-const userId = z.string().min(1).max(128);
+const userId = plainText('A user id').min(1).max(128);
 
 /** Reasons the server gives in `call_declined` / `call_ended`; the client shows them as toasts. */
 export const DECLINE_REASONS = {
@@ -47,7 +48,7 @@ export const acceptCallSchema = z.object({
   type: z.literal('call_accepted'),
   callId: callIdSchema,
   roomName: roomNameSchema.optional(),
-  deviceId: z.string().max(64).optional(),
+  deviceId: plainText('A device id').max(64).optional(),
 });
 export type AcceptCall = z.infer<typeof acceptCallSchema>;
 

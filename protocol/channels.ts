@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text.js';
 import { messageResponseSchema } from './responses.js';
 import { userIdSchema } from './users.js';
 
@@ -20,8 +21,7 @@ export type Channel = z.infer<typeof channelSchema>;
 export const channelsResponseSchema = z.array(channelSchema);
 
 /** Spec §5: trimmed before use, never empty; DESIGN §3: at most 64 characters. */
-export const channelNameSchema = z
-  .string()
+export const channelNameSchema = plainText('Channel name')
   .trim()
   .min(1, 'Channel name cannot be empty')
   .max(

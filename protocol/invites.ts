@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text.js';
 import { channelIdSchema } from './channels.js';
 
 /** Invite links are valid this long (DESIGN §3). */
@@ -13,7 +14,7 @@ export type InviteResponse = z.infer<typeof inviteResponseSchema>;
 export const INVITE_URL_PARAMS = { channel: 'channel', token: 'invite' } as const;
 
 /** `POST /api/invite/accept` */
-export const acceptInviteBodySchema = z.object({ token: z.string().trim().min(1).max(256) });
+export const acceptInviteBodySchema = z.object({ token: plainText('An invite token').trim().min(1).max(256) });
 export type AcceptInviteBody = z.infer<typeof acceptInviteBodySchema>;
 export const acceptInviteResponseSchema = z.object({ channelId: z.number() });
 export type AcceptInviteResponse = z.infer<typeof acceptInviteResponseSchema>;

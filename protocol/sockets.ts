@@ -10,6 +10,7 @@ import {
   incomingCallSchema,
   initiateCallSchema,
 } from './calls.js';
+import { plainText } from './text.js';
 import { channelMemberSchema } from './channels.js';
 
 /** The `/ws` socket: presence, channel pushes and call state share one connection. */
@@ -36,7 +37,7 @@ const channelId = z.number().int().positive().max(2_147_483_647);
  * the userId — it acts for the socket's signed-in user — but the field is kept for the contract.
  */
 const channelMessage = <T extends string>(type: T) =>
-  z.object({ type: z.literal(type), channelId, userId: z.string().max(200).optional() });
+  z.object({ type: z.literal(type), channelId, userId: plainText('A user id').max(200).optional() });
 
 export const joinChannelSchema = channelMessage('join_channel');
 export const leaveChannelSchema = channelMessage('leave_channel');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text.js';
 
 /** Spec §9 and DESIGN §3 "Usage metering". */
 export const FREE_MONTHLY_MINUTES = 10_000;
@@ -27,7 +28,7 @@ export const startUsageSessionBodySchema = z.object({
 });
 export const startUsageSessionResponseSchema = z.object({ sessionId: z.string() });
 
-export const endUsageSessionBodySchema = z.object({ sessionId: z.string().min(1).max(100) });
+export const endUsageSessionBodySchema = z.object({ sessionId: plainText('A session id').min(1).max(100) });
 export const endUsageSessionResponseSchema = z.object({ participantMinutes: z.number() });
 
 export const payAsYouGoResponseSchema = z.object({ payAsYouGoEnabled: z.boolean() });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { plainText } from './text.js';
 import { assignableTierSchema, userSchema } from './user.js';
 
 /** User ids are opaque strings (UUIDs today); bounded so a path cannot carry an essay. */
-export const userIdSchema = z.string().trim().min(1).max(128);
+export const userIdSchema = plainText('A user id').trim().min(1).max(128);
 
 export const usersResponseSchema = z.array(userSchema);
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { plainText } from './text.js';
 
 /** `POST /api/livekit-token` (spec §7): the server answers only for the signed-in user. */
 export const voiceTokenRequestSchema = z.object({
   channelId: z.coerce.number().int().positive().max(2_147_483_647),
-  userId: z.string().min(1).max(128),
-  userName: z.string().max(200).optional(),
+  userId: plainText('A user id').min(1).max(128),
+  userName: plainText('A name').max(200).optional(),
 });
 export type VoiceTokenRequest = z.infer<typeof voiceTokenRequestSchema>;
 

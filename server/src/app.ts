@@ -16,6 +16,7 @@ import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
+import { registerControlCharacterGuard } from './http/control-characters.js';
 import { registerJsonOnlyApi } from './http/json-only.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSameOriginCheck(app, config.publicUrl);
   registerAuthenticationGate(app);
   registerJsonOnlyApi(app);
+  registerControlCharacterGuard(app);
 
   registerHealthRoutes(app);
   const relyingParty = createRelyingParty(config, () => {

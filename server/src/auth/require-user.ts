@@ -4,12 +4,15 @@ import { findSession, SESSION_COOKIE, type SessionUser } from './session-store.j
 
 const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
+/** Session tokens are 32 random bytes in base64url; anything else is no session, not a lookup. */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 /** The signed-in user of this request, or null. Looked up once per request. */
 export function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
   let pending = resolved.get(request);
   if (!pending) {
     const token = request.cookies[SESSION_COOKIE];
-    pending = token
+    pending = token && SESSION_TOKEN.test(token)
       ? findSession(request.server.ctx.database.db, token).then((found) => found?.user ?? null)
       : Promise.resolve(null);
     resolved.set(request, pending);

@@ -81,4 +81,31 @@ describe.each(testDatabases())('request guards on $name', (database) => {
       expect(await response.json()).toMatchObject({ message: 'Unauthorized' });
     }
   });
+
+  it('answers 400, never 500, to control characters in names, path parameters, bodies and cookies', async () => {
+    const nul = '\u0000';
+    const requests: [string, RequestInit & { json?: unknown }][] = [
+      ['/api/channels', { method: 'POST', json: { name: `Fam${nul}ily` } }],
+      ['/api/channels', { method: 'POST', json: { name: 'Bell\u0007' } }],
+      ['/api/users/%00/channels', {}],
+      [`/api/users/a%00b/block`, { method: 'POST' }],
+      [`/api/contacts/%00`, { method: 'DELETE' }],
+      [`/api/channels/1/members/%00/poke`, { method: 'POST' }],
+      ['/api/usage/session/end', { method: 'POST', json: { sessionId: `s${nul}` } }],
+      ['/api/invite/accept', { method: 'POST', json: { token: `t${nul}` } }],
+      ['/api/contacts', { method: 'POST', json: { email: `a${nul}@example.com` } }],
+      ['/api/livekit-token', { method: 'POST', json: { channelId: 1, userId: superadmin.id, userName: `n${nul}` } }],
+      [`/api/channels?x=${encodeURIComponent(nul)}`, {}],
+    ];
+    for (const [path, init] of requests) {
+      const response = await superadmin.client.request(path, init);
+      expect(response.status, path).toBe(400);
+    }
+    const odd = new TestClient(server.baseUrl);
+    for (const token of ['%00', 'abc%00def', '%01%02', 'x'.repeat(5000)]) {
+      odd.cookies.set('chirp_session', token);
+      const response = await odd.request('/api/auth/user');
+      expect(response.status, token).toBe(401);
+    }
+  });
 });
