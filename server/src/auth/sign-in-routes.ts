@@ -50,7 +50,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
 
   app.get(API_PATHS.login, { config: signInLimit }, async (request, reply) => {
     const query = z.object({ returnTo: z.string().optional() }).safeParse(request.query);
-    const returnTo = safeReturnTo(query.success ? query.data.returnTo : undefined);
+    const returnTo = safeReturnTo(query.success ? query.data.returnTo : undefined, config.publicUrl);
     const configuration = await rp.configuration();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();

@@ -147,6 +147,10 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
     await signInBuiltIn(evil, { name: 'Gus', email: 'gus@example.com' });
     const again = await evil.follow('/api/login?returnTo=https%3A%2F%2Fevil.example');
     expect(again.visited.at(-1)).toBe(`${server.baseUrl}/`);
+    for (const returnTo of ['/.//evil.example/x', '/..//evil.example/x', '/%2e%2e//evil.example']) {
+      const flow = await evil.follow(`/api/login?returnTo=${encodeURIComponent(returnTo)}`);
+      expect(flow.visited.at(-1), returnTo).toBe(`${server.baseUrl}/`);
+    }
   });
 
   it('ends the session at logout and signs out of the provider too', async () => {
