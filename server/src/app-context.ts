@@ -1,6 +1,7 @@
 import type { CallService } from './calls/call-service.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { Counters } from './limits/counters.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
   readonly voice: Voice;
+  /** Shared atomic counters (Redis or the database) for every limit that must hold across instances. */
+  readonly counters: Counters;
 }
 
 declare module 'fastify' {

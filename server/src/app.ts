@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
+import { isInternalRequest } from './auth/internal-request.js';
 import { registerAuthenticationGate } from './auth/authentication-gate.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
@@ -24,6 +25,8 @@ import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
 import { compose } from './compose.js';
 import { registerWsRoute } from './realtime/ws-route.js';
+import { sharedRouteLimitStore } from './limits/route-limit-store.js';
+import { registerOwnership } from './ownership/ownership.js';
 import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
 import { registerVoice } from './voice/voice.js';
@@ -40,16 +43,18 @@ export interface BuildAppOptions {
   callTimings?: Partial<CallTimings>;
 }
 
-const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
-
 /** Secrets and cookies never reach the log. */
 const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
+
+/** A hop count becomes "trust the nearest n hops"; addresses and false pass through. */
+const fastifyTrustProxy = (setting: Config['trustProxy']) =>
+  typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: REDACT },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
   // Everything routes share exists before the first route registers; routes only read it.
@@ -61,9 +66,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(rateLimit, {
     global: false,
-    // This machine's own direct requests (local tests, health checks) are not limited; traffic
-    // through a reverse proxy carries X-Forwarded-For and is limited per client (TRUST_PROXY).
-    allowList: (request) => isLoopback(request.ip) && request.headers['x-forwarded-for'] === undefined,
+    // Counted in Redis or the database, so a limit holds across instances. No address is exempt: a
+    // client on this machine is limited like any other (the server's own calls to its built-in
+    // provider prove themselves with a key only this process knows).
+    store: sharedRouteLimitStore(composition.ctx.counters),
+    allowList: (request) => isInternalRequest(request, config.sessionSecret),
   });
   // Frames over 256 KB (voice SDP grows with talkers) close the socket; /ws drops messages over 16 KB.
   await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
@@ -98,6 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerInviteRoutes(app);
   registerUsage(app);
   registerVoice(app);
+  await registerOwnership(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

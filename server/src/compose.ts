@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { PresenceService } from './presence/presence-service.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence/presence-store.js';
 import { RedisPresenceStore } from './presence/redis-presence-store.js';
+import { createCounters } from './limits/counters.js';
 import { InProcessBus, type Bus } from './realtime/bus.js';
 import { busChannelEvents } from './realtime/channel-event-publisher.js';
 import { RedisBus } from './realtime/redis-bus.js';
@@ -50,6 +51,12 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
   const presenceStore: PresenceStore = config.redisUrl
     ? new RedisPresenceStore(config.redisUrl, config.redisPrefix, onRedisError)
     : new MemoryPresenceStore();
+  const counters = createCounters({
+    db,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    onError: onRedisError,
+  });
   const hub = new SocketHub(bus);
   const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
   const voice = createVoice(config, log);
@@ -90,6 +97,7 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
   const ctx: AppContext = Object.freeze({
     config,
     database,
+    counters,
     bus,
     hub,
     presence,
@@ -104,6 +112,7 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
       stopMetering();
       calls.close();
       await presenceStore.close();
+      await counters.close();
       await bus.close();
     },
   };

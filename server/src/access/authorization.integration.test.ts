@@ -12,6 +12,7 @@ import {
   setTier,
   signIn,
   type Person,
+  signInOwner,
 } from './testing/people.js';
 
 /**
@@ -199,7 +200,7 @@ describe.each(testDatabases())('authorization of every endpoint on $name', (data
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    const superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    const superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     const channelAdmin = await signIn(server, 'Ann Admin', 'ann@example.com');
     const nonMember = await signIn(server, 'Nora Nonmember', 'nora@example.com');
     const member = await signIn(server, 'Mo Member', 'mo@example.com');

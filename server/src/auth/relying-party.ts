@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import type { Config } from '../config/config.js';
+import { INTERNAL_HEADER, internalKey } from './internal-request.js';
 
 /** The built-in provider's client secret: derived from the session secret, never stored anywhere. */
 export function builtInClientSecret(sessionSecret: string): string {
@@ -34,11 +35,12 @@ export function createRelyingParty(config: Config, localPort: () => number): Rel
     if (issuer.protocol === 'http:') options.execute = [oidc.allowInsecureRequests];
     if (config.oidc.builtIn) {
       const publicOrigin = config.publicUrl.origin;
+      const key = internalKey(config.sessionSecret);
       options[oidc.customFetch] = (url, init) => {
-        const target = url.startsWith(publicOrigin)
-          ? `http://127.0.0.1:${localPort()}${url.slice(publicOrigin.length)}`
-          : url;
-        return fetch(target, init);
+        if (!url.startsWith(publicOrigin)) return fetch(url, init);
+        const headers = new Headers(init.headers);
+        headers.set(INTERNAL_HEADER, key);
+        return fetch(`http://127.0.0.1:${localPort()}${url.slice(publicOrigin.length)}`, { ...init, headers });
       };
     }
     return oidc.discovery(issuer, config.oidc.clientId, undefined, auth, options);

@@ -9,6 +9,8 @@ import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_TTL_
 import { upsertUserFromClaims, type IdentityClaims } from './user-accounts.js';
 import { toUserView } from './user-view.js';
 import { unauthorized } from '../http/errors.js';
+import { INVITE_URL_PARAMS } from '../../../protocol/invites.js';
+import { INVITE_AUTH_PARAM } from './provider/built-in-provider.js';
 
 const LOGIN_COOKIE = 'chirp_login';
 const LOGIN_TTL_S = 10 * 60;
@@ -25,6 +27,11 @@ const claimsSchema = z
   .object({
     sub: z.string().min(1),
     email: z.string().optional(),
+    // Some providers send the claim as a string; only a real "yes" counts.
+    email_verified: z
+      .union([z.boolean(), z.string()])
+      .optional()
+      .transform((v) => v === true || v === 'true'),
     given_name: z.string().optional(),
     family_name: z.string().optional(),
     name: z.string().optional(),
@@ -32,9 +39,22 @@ const claimsSchema = z
   })
   .loose();
 
+/**
+ * With the built-in provider, an invite link's token travels to the sign-in form so an invitee may
+ * create an account on an invite-only server (SIGNUP=invite). External providers never see it.
+ */
+function inviteHintFor(builtIn: boolean) {
+  return (returnTo: string): Record<string, string> => {
+    if (!builtIn) return {};
+    const token = new URL(returnTo, 'http://return.to').searchParams.get(INVITE_URL_PARAMS.token);
+    return token ? { [INVITE_AUTH_PARAM]: token } : {};
+  };
+}
+
 export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): void {
   const { config, database } = app.ctx;
   const secure = config.publicUrl.protocol === 'https:';
+  const inviteHint = inviteHintFor(config.oidc.builtIn);
   const cookieBase = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
 
   const failure = (reply: FastifyReply, status: number) =>
@@ -62,6 +82,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
       code_challenge_method: 'S256',
       state,
       nonce,
+      ...inviteHint(returnTo),
     });
     reply.setCookie(LOGIN_COOKIE, JSON.stringify({ state, nonce, verifier, returnTo }), {
       ...cookieBase,

@@ -20,7 +20,7 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
     expect(await response.json()).toEqual({ message: 'Unauthorized' });
   });
 
-  it('creates the account on first sign-in and makes the first user superadmin', async () => {
+  it('creates the account on first sign-in, as a free user even when it is the first ever', async () => {
     const client = new TestClient(server.baseUrl);
     await signInBuiltIn(client, { name: 'Ada Lovelace', email: 'Ada@Example.com' });
     const response = await client.request('/api/auth/user');
@@ -30,7 +30,7 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
       email: 'ada@example.com',
       firstName: 'Ada',
       lastName: 'Lovelace',
-      subscriptionTier: 'superadmin',
+      subscriptionTier: 'free',
     });
     expect(typeof user.id).toBe('string');
   });

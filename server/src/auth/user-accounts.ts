@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { users } from '../db/schema.js';
 import type { SessionUser } from './session-store.js';
@@ -7,6 +7,8 @@ import type { SessionUser } from './session-store.js';
 export interface IdentityClaims {
   sub: string;
   email?: string | undefined;
+  /** Only a provider that says the address is verified can grant a role by it. */
+  email_verified?: boolean | undefined;
   given_name?: string | undefined;
   family_name?: string | undefined;
   name?: string | undefined;
@@ -23,12 +25,11 @@ export function namesFromClaims(claims: IdentityClaims): { firstName: string | n
   return { firstName: parts[0] ?? null, lastName: parts.slice(1).join(' ') || null };
 }
 
-// Serialises first-user promotion so two simultaneous first sign-ins cannot both become superadmin.
-const FIRST_USER_LOCK = 7_301_001;
-
 /**
- * Creates or refreshes the user for a verified identity. Superadmins: everyone in SUPERADMIN_EMAILS,
- * or — when that list is empty — the first user ever to sign in.
+ * Creates or refreshes the user for a verified identity. New users are free. An e-mail listed in
+ * SUPERADMIN_EMAILS makes its user superadmin only when the provider says the address is verified
+ * (the built-in provider never does: anyone can type any address there). Nobody becomes superadmin
+ * by signing in first: an unowned server is claimed with its setup code (ownership/).
  */
 export async function upsertUserFromClaims(
   db: Database,
@@ -38,43 +39,37 @@ export async function upsertUserFromClaims(
 ): Promise<SessionUser> {
   const email = claims.email?.trim().toLowerCase() || null;
   const { firstName, lastName } = namesFromClaims(claims);
-  const listedSuperadmin = email !== null && superadminEmails.includes(email);
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_USER_LOCK})`);
-    const [existing] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.issuer, issuer), eq(users.subject, claims.sub)))
-      .limit(1);
-    if (existing) {
-      const [updated] = await tx
-        .update(users)
-        .set({
-          email,
-          firstName,
-          lastName,
-          profileImageUrl: claims.picture ?? existing.profileImageUrl,
-          subscriptionTier: listedSuperadmin ? 'superadmin' : existing.subscriptionTier,
-          updatedAt: new Date(),
-        })
-        .where(eq(users.id, existing.id))
-        .returning();
-      return updated!;
-    }
-    const [anyUser] = await tx.select({ id: users.id }).from(users).limit(1);
-    const firstEver = anyUser === undefined && superadminEmails.length === 0;
-    const [created] = await tx
-      .insert(users)
-      .values({
-        issuer,
-        subject: claims.sub,
+  const listedSuperadmin = email !== null && claims.email_verified === true && superadminEmails.includes(email);
+  const [existing] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.issuer, issuer), eq(users.subject, claims.sub)))
+    .limit(1);
+  if (existing) {
+    const [updated] = await db
+      .update(users)
+      .set({
         email,
         firstName,
         lastName,
-        profileImageUrl: claims.picture ?? null,
-        subscriptionTier: listedSuperadmin || firstEver ? 'superadmin' : 'free',
+        profileImageUrl: claims.picture ?? existing.profileImageUrl,
+        subscriptionTier: listedSuperadmin ? 'superadmin' : existing.subscriptionTier,
+        updatedAt: new Date(),
       })
+      .where(eq(users.id, existing.id))
       .returning();
-    return created!;
-  });
+    return updated!;
+  }
+  const values = {
+    issuer,
+    subject: claims.sub,
+    email,
+    firstName,
+    lastName,
+    profileImageUrl: claims.picture ?? null,
+    subscriptionTier: listedSuperadmin ? ('superadmin' as const) : ('free' as const),
+  };
+  // Two first sign-ins of one identity at once: the loser reads the winner's row.
+  const [created] = await db.insert(users).values(values).onConflictDoNothing().returning();
+  return created ?? upsertUserFromClaims(db, issuer, claims, superadminEmails);
 }

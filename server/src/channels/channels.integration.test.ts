@@ -14,7 +14,7 @@ describe.each(testDatabases())('channels on $name', (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     member = await signIn(server, 'Max Member', 'max@example.com');
     free = await signIn(server, 'Fred Free', 'fred@example.com');

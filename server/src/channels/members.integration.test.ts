@@ -8,6 +8,7 @@ import {
   setTier,
   signIn,
   type Person,
+  signInOwner,
 } from '../access/testing/people.js';
 import { channelTopic, userTopic } from '../realtime/bus.js';
 import { BusWatcher } from '../testing/bus-watcher.js';
@@ -24,7 +25,7 @@ describe.each(testDatabases())('channel members on $name', (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     member = await signIn(server, 'Max Member', 'max@example.com');
     free = await signIn(server, 'Fred', 'fred@example.com');

@@ -15,6 +15,8 @@ export interface Config {
   sessionSecret: string;
   oidc: { issuerUrl: string; clientId: string; clientSecret: string | undefined; builtIn: boolean };
   superadminEmails: string[];
+  /** `invite`: the built-in provider creates accounts only for invitees and listed e-mails. */
+  signup: 'open' | 'invite';
   voice: {
     provider: 'embedded' | 'livekit';
     livekit: { url: string | undefined; apiKey: string | undefined; apiSecret: string | undefined };
@@ -25,7 +27,8 @@ export interface Config {
   /** Whether ICE_SERVERS was set; the built-in SFU uses no STUN server unless told to. */
   iceServersConfigured: boolean;
   logLevel: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses (never "trust all"). */
+  trustProxy: false | number | string;
   /** Development mode serves the client through Vite with hot reload. */
   dev: boolean;
 }
@@ -63,6 +66,7 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
           builtIn,
         },
     superadminEmails: env.SUPERADMIN_EMAILS,
+    signup: env.SIGNUP,
     voice: {
       provider: env.VOICE_PROVIDER,
       livekit: {

@@ -22,6 +22,21 @@ describe('parseEnv', () => {
     ]);
   });
 
+  it('never trusts every X-Forwarded-For hop: true means one proxy', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toBe('10.0.0.0/8,127.0.0.1');
+    expect(() => parseEnv({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads the sign-up policy, open by default', () => {
+    expect(parseEnv({}).SIGNUP).toBe('open');
+    expect(parseEnv({ SIGNUP: 'invite' }).SIGNUP).toBe('invite');
+    expect(() => parseEnv({ SIGNUP: 'closed' })).toThrow(/SIGNUP/);
+  });
+
   it('reads ICE servers as JSON', () => {
     const env = parseEnv({ ICE_SERVERS: '[{"urls":"turn:t.example:3478","username":"u","credential":"c"}]' });
     expect(env.ICE_SERVERS).toEqual([{ urls: 'turn:t.example:3478', username: 'u', credential: 'c' }]);

@@ -29,6 +29,24 @@ const iceServers = optionalString.transform((v, ctx) => {
   return z.NEVER;
 });
 
+/**
+ * Which X-Forwarded-For hops to believe. Never "all": the left-most entries are whatever the client
+ * sent, so a rotating header would give every request a new address. `true` means one proxy in front
+ * (the address it appended is the client); a number is that many proxies; otherwise the proxies'
+ * addresses or CIDR ranges, comma-separated.
+ */
+const trustProxy = optionalString.transform((v, ctx): false | number | string => {
+  if (v === undefined || v === 'false' || v === '0') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  if (entries.length > 0 && entries.every((e) => /^[\d.:a-fA-F]+(\/\d{1,3})?$/.test(e) || ['loopback', 'linklocal', 'uniquelocal'].includes(e))) {
+    return entries.join(',');
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of proxies, or proxy addresses/CIDRs' });
+  return z.NEVER;
+});
+
 const port = (fallback: number) =>
   optionalString
     .transform((v) => (v === undefined ? fallback : Number(v)))
@@ -64,7 +82,9 @@ export const envSchema = z
     LOG_LEVEL: optionalString.pipe(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
-    TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
+    TRUST_PROXY: trustProxy,
+    /** Who may create an account at the built-in provider (DESIGN §3 "Users and roles"). */
+    SIGNUP: optionalString.pipe(z.enum(['open', 'invite']).default('open')),
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER_URL && !env.OIDC_CLIENT_ID) {

@@ -28,14 +28,19 @@ export const users = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     profileImageUrl: text('profile_image_url'),
-    subscriptionTier: text('subscription_tier', { enum: SUBSCRIPTION_TIERS }).notNull().default('free'),
+    subscriptionTier: text('subscription_tier', { enum: SUBSCRIPTION_TIERS })
+      .notNull()
+      .default('free'),
     payAsYouGoEnabled: boolean('pay_as_you_go_enabled').notNull().default(false),
     /** Pay-as-you-go is switched on automatically once per user (spec §4 "Other"). */
     payAsYouGoAutoEnabledAt: timestamp('pay_as_you_go_auto_enabled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_issuer_subject').on(t.issuer, t.subject), index('users_email').on(t.email)],
+  (t) => [
+    uniqueIndex('users_issuer_subject').on(t.issuer, t.subject),
+    index('users_email').on(t.email),
+  ],
 );
 
 /** Server-side sessions; the cookie holds a random token, the table only its SHA-256. */
@@ -110,7 +115,10 @@ export const channelMembers = pgTable(
     isMuted: boolean('is_muted').notNull().default(false),
     joinedAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('channel_members_user').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.userId] }),
+    index('channel_members_user').on(t.userId),
+  ],
 );
 
 export const contacts = pgTable(
@@ -138,7 +146,10 @@ export const blocks = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked').on(t.blockedId)],
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index('blocks_blocked').on(t.blockedId),
+  ],
 );
 
 /** One voice connection's metered time; minutes are fixed when it ends (rounded up). */
@@ -183,15 +194,56 @@ export const calls = pgTable(
 );
 
 /** Invite links: the token is random and only its SHA-256 is stored. */
-export const invites = pgTable('invites', {
-  id: serial('id').primaryKey(),
-  tokenHash: text('token_hash').notNull().unique(),
-  channelId: integer('channel_id')
-    .notNull()
-    .references(() => channels.id, { onDelete: 'cascade' }),
-  createdBy: text('created_by')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+export const invites = pgTable(
+  'invites',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('invites_channel_creator').on(t.channelId, t.createdBy)],
+);
+
+/**
+ * Who was removed from which channel, and when: an invite minted before the removal cannot bring
+ * that person back (DESIGN §3 "Invites"). Leaving by oneself is not recorded.
+ */
+export const channelRemovals = pgTable(
+  'channel_removals',
+  {
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    removedAt: timestamp('removed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.userId] })],
+);
+
+/**
+ * One-time owner setup codes (SHA-256 only), minted at start while the server has no superadmin, so
+ * any instance accepts a code another printed. All are deleted once the server has an owner.
+ */
+export const ownerSetupCodes = pgTable('owner_setup_codes', {
+  codeHash: text('code_hash').primaryKey(),
   createdAt: createdAt(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Counters of rate-limiter-flexible's Drizzle store (its column names), used when Redis is not
+ * configured: sign-in slow-down, route limits, invite minting, setup-code attempts.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true }),
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person, signInOwner } from '../access/testing/people.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -12,7 +12,7 @@ describe.each(testDatabases())('request guards on $name', (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     victim = await signIn(server, 'Vic Tim', 'vic@example.com');
   });
   afterAll(async () => {
@@ -33,7 +33,10 @@ describe.each(testDatabases())('request guards on $name', (database) => {
 
   it('refuses a cross-site form that reaches an API route through a percent-encoded path', async () => {
     const form = new URLSearchParams({ subscriptionTier: 'admin' });
-    for (const path of [`/%61pi/users/${victim.id}/subscription`, `/api/users/${victim.id}/subscriptio%6E`]) {
+    for (const path of [
+      `/%61pi/users/${victim.id}/subscription`,
+      `/api/users/${victim.id}/subscriptio%6E`,
+    ]) {
       const response = await superadmin.client.request(path, {
         method: 'POST',
         body: form,
@@ -49,7 +52,10 @@ describe.each(testDatabases())('request guards on $name', (database) => {
     const bodies: [string, string][] = [
       ['application/x-www-form-urlencoded', 'subscriptionTier=admin'],
       ['text/plain', '{"subscriptionTier":"admin"}'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="subscriptionTier"\r\n\r\nadmin\r\n--x--'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="subscriptionTier"\r\n\r\nadmin\r\n--x--',
+      ],
     ];
     for (const [type, payload] of bodies) {
       const response = await superadmin.client.request(path, {
@@ -60,7 +66,10 @@ describe.each(testDatabases())('request guards on $name', (database) => {
       expect(response.status, type).toBe(415);
     }
     expect(await tierOf(victim)).toBe('free');
-    const json = await superadmin.client.request(path, { method: 'POST', json: { subscriptionTier: 'member' } });
+    const json = await superadmin.client.request(path, {
+      method: 'POST',
+      json: { subscriptionTier: 'member' },
+    });
     expect(json.status).toBe(200);
     expect(await tierOf(victim)).toBe('member');
   });
@@ -69,11 +78,21 @@ describe.each(testDatabases())('request guards on $name', (database) => {
     const guest = new TestClient(server.baseUrl);
     const cases: [string, RequestInit & { json?: unknown }][] = [
       ['/api/channels', { method: 'POST', json: { name: '' } }],
-      ['/api/channels', { method: 'POST', body: 'not json', headers: { 'content-type': 'application/json' } }],
+      [
+        '/api/channels',
+        { method: 'POST', body: 'not json', headers: { 'content-type': 'application/json' } },
+      ],
       ['/api/channels/abc/members', {}],
       ['/api/users/x/subscription', { method: 'POST', json: { subscriptionTier: 'gold' } }],
       ['/api/invite/generate', {}],
-      ['/api/contacts', { method: 'POST', body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+      [
+        '/api/contacts',
+        {
+          method: 'POST',
+          body: 'email=a',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        },
+      ],
     ];
     for (const [path, init] of cases) {
       const response = await guest.request(path, init);
@@ -94,7 +113,10 @@ describe.each(testDatabases())('request guards on $name', (database) => {
       ['/api/usage/session/end', { method: 'POST', json: { sessionId: `s${nul}` } }],
       ['/api/invite/accept', { method: 'POST', json: { token: `t${nul}` } }],
       ['/api/contacts', { method: 'POST', json: { email: `a${nul}@example.com` } }],
-      ['/api/livekit-token', { method: 'POST', json: { channelId: 1, userId: superadmin.id, userName: `n${nul}` } }],
+      [
+        '/api/livekit-token',
+        { method: 'POST', json: { channelId: 1, userId: superadmin.id, userName: `n${nul}` } },
+      ],
       [`/api/channels?x=${encodeURIComponent(nul)}`, {}],
     ];
     for (const [path, init] of requests) {

@@ -9,6 +9,7 @@ import {
   setTier,
   signIn,
   type Person,
+  signInOwner,
 } from '../access/testing/people.js';
 import type { ChannelChanged } from '../../../protocol/sockets.js';
 import { invites } from '../db/schema.js';
@@ -25,7 +26,7 @@ describe.each(testDatabases())('invites on $name', (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     free = await signIn(server, 'Fred Free', 'fred@example.com');
     newcomer = await signIn(server, 'Dee New', 'dee@example.com');

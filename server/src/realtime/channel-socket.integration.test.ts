@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberUpdate } from '../../../protocol/sockets.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
+import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
@@ -30,6 +31,7 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
     owner = await person(server, 'Olive Owner');
+    await claimServer(server, owner.client);
     bea = await person(server, 'Bea Member');
     stranger = await person(server, 'Sid Stranger');
     const created = await owner.client.request('/api/channels', { method: 'POST', json: { name: 'Family' } });

@@ -6,6 +6,7 @@ import type { MemberUpdate } from '../../../protocol/sockets.js';
 import { openDatabase } from '../db/database.js';
 import { RedisPresenceStore } from '../presence/redis-presence-store.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
+import { claimServer } from '../testing/owner.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 
@@ -48,6 +49,7 @@ describe.runIf(databaseUrl && redisUrl)('two instances on PostgreSQL and Redis',
   it('shows a member on instance B going online and talking to a user on instance A, and pokes cross', async () => {
     const owner = new TestClient(a.baseUrl);
     await signInBuiltIn(owner, { name: 'Ann Alpha', email: 'ann@example.com' });
+    await claimServer(a, owner);
     const bea = new TestClient(b.baseUrl);
     await signInBuiltIn(bea, { name: 'Bea Beta', email: 'bea@example.com' });
     const beaId = ((await (await bea.request('/api/auth/user')).json()) as { id: string }).id;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageSessions } from '../db/schema.js';
 import type { PresenceReader } from '../presence/presence-reader.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
+import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { UsageSweeper, endSessionsForClosedVoice } from './usage-sweeper.js';
@@ -29,6 +30,7 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
     server = await startTestServer(await database.open());
     owner = new TestClient(server.baseUrl);
     await signInBuiltIn(owner, { name: 'Uma Owner', email: 'uma@example.com' });
+    await claimServer(server, owner);
     member = new TestClient(server.baseUrl);
     await signInBuiltIn(member, { name: 'Max Member', email: 'max@example.com' });
     memberId = ((await (await member.request('/api/auth/user')).json()) as { id: string }).id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, setTier, signIn, type Person } from '../access/testing/people.js';
+import { body, setTier, signIn, type Person, signInOwner } from '../access/testing/people.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -11,7 +11,7 @@ describe.each(testDatabases())('users and tiers on $name', (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     bea = await signIn(server, 'Bea Bird', 'bea@example.com');
     cal = await signIn(server, 'Cal', 'cal@example.com');
   });

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageSessions } from '../db/schema.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
+import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { embeddedVoiceSecret } from './embedded-provider.js';
@@ -20,6 +21,7 @@ interface Setup {
 async function setUp(server: TestServer): Promise<Setup> {
   const admin = new TestClient(server.baseUrl);
   await signInBuiltIn(admin, { name: 'Ada Admin', email: 'ada@example.com' });
+  await claimServer(server, admin);
   const member = new TestClient(server.baseUrl);
   await signInBuiltIn(member, { name: 'Mo Member', email: 'mo@example.com' });
   const memberId = ((await (await member.request('/api/auth/user')).json()) as { id: string }).id;

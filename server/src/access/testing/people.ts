@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { User } from '../../../../protocol/user.js';
 import { signInBuiltIn, TestClient } from '../../testing/http-client.js';
+import { claimServer } from '../../testing/owner.js';
 import type { TestServer } from '../../testing/test-server.js';
 
 /** A signed-in test user: their own cookie jar plus who they are. */
@@ -20,7 +21,14 @@ export async function signIn(server: TestServer, name: string, email: string): P
   return { client, id: user.id, email: user.email!, name };
 }
 
-/** Tier changes go through the real endpoint, as the superadmin (the first user to sign in). */
+/** Signs in and claims the server with its setup code: this person becomes the superadmin. */
+export async function signInOwner(server: TestServer, name: string, email: string): Promise<Person> {
+  const person = await signIn(server, name, email);
+  await claimServer(server, person.client);
+  return person;
+}
+
+/** Tier changes go through the real endpoint, as the superadmin (see signInOwner). */
 export async function setTier(
   superadmin: Person,
   person: Person,

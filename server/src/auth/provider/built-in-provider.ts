@@ -10,7 +10,9 @@ import { findLocalAccount, signInOrRegister } from './local-accounts.js';
 import { databaseAdapter, purgeExpiredPayloads } from './oidc-adapter.js';
 import { cspDirectives } from '../../http/security-headers.js';
 import { AUTO_LOGOUT_SCRIPT_HASH, renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInSlowdown } from './sign-in-slowdown.js';
+import { findInviteChannel } from '../../invites/invite-store.js';
+import { hasOwner } from '../../ownership/owner-store.js';
 import { loadSigningKey } from './signing-key.js';
 
 export const PROVIDER_PREFIX = '/oidc';
@@ -26,7 +28,11 @@ const MESSAGES = {
   'name-required': 'Please enter your name to create your account',
   'password-too-short': 'Passwords are at least 8 characters',
   invalid: 'Please enter a valid email and password',
+  'signup-closed': 'This Chirp server is invite-only: open an invite link from a member to create your account',
 } as const;
+
+/** The authorization parameter that carries an invite token to the sign-in form (SIGNUP=invite). */
+export const INVITE_AUTH_PARAM = 'invite';
 
 /**
  * The built-in OpenID Connect provider, mounted under /oidc of this same server. The app signs in
@@ -57,6 +63,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     jwks: { keys: [signingKey] },
     cookies: { keys: [cookieKey] },
     pkce: { methods: ['S256'], required: () => true },
+    extraParams: [INVITE_AUTH_PARAM],
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
@@ -135,7 +142,15 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     void callback(req, res);
   };
 
-  const throttle = new SignInThrottle();
+  const slowdown = new SignInSlowdown(app.ctx.counters);
+
+  /** SIGNUP=invite: an invitee, a listed e-mail, or anyone while the server still awaits its owner. */
+  const signupPolicy = (invite: unknown) => async (email: string) => {
+    if (config.signup === 'open') return true;
+    if (typeof invite === 'string' && (await findInviteChannel(db, invite)) !== null) return true;
+    if (config.superadminEmails.includes(email)) return true;
+    return !(await hasOwner(db));
+  };
 
   const showForm = (reply: FastifyReply, uid: string, status: number, values: { error?: string; name?: string; email?: string }) =>
     reply
@@ -174,16 +189,15 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const echo = { name: typeof raw.name === 'string' ? raw.name : '', email: typeof raw.email === 'string' ? raw.email : '' };
       if (!parsed.success) return showForm(reply, details.uid, 400, { ...echo, error: MESSAGES.invalid });
-      const keys = [`email:${parsed.data.email.toLowerCase()}`, `ip:${request.ip}`];
-      const delay = throttle.delayFor(keys);
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const outcome = await signInOrRegister(db, parsed.data);
+      const attempt = await slowdown.begin(parsed.data.email, request.ip);
+      const outcome = await signInOrRegister(db, parsed.data, signupPolicy(details.params[INVITE_AUTH_PARAM]));
       if (!outcome.ok) {
-        if (outcome.reason === 'wrong-credentials') throttle.recordFailure(keys);
+        await (outcome.reason === 'wrong-credentials' ? attempt.failed() : attempt.uncounted());
         request.log.info({ reason: outcome.reason }, 'built-in sign-in refused');
-        return showForm(reply, details.uid, 401, { ...echo, error: MESSAGES[outcome.reason] });
+        const status = outcome.reason === 'signup-closed' ? 403 : 401;
+        return showForm(reply, details.uid, status, { ...echo, error: MESSAGES[outcome.reason] });
       }
-      throttle.recordSuccess(keys);
+      await attempt.succeeded();
       if (outcome.created) request.log.info({ accountId: outcome.account.id }, 'local account created');
       const to = await provider.interactionResult(
         request.raw,

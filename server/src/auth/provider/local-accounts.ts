@@ -9,7 +9,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 export type SignInOutcome =
   | { ok: true; account: LocalAccount; created: boolean }
-  | { ok: false; reason: 'wrong-credentials' | 'name-required' | 'password-too-short' };
+  | { ok: false; reason: 'wrong-credentials' | 'name-required' | 'password-too-short' | 'signup-closed' };
 
 // A dummy hash verified when the e-mail is unknown-but-invalid, so timing does not reveal accounts.
 let dummyHash: Promise<string> | undefined;
@@ -21,6 +21,8 @@ let dummyHash: Promise<string> | undefined;
 export async function signInOrRegister(
   db: Database,
   input: { name: string; email: string; password: string },
+  /** The sign-up policy (SIGNUP): may this e-mail create an account now? */
+  mayCreate: (email: string) => Promise<boolean> = async () => true,
 ): Promise<SignInOutcome> {
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select().from(localAccounts).where(eq(localAccounts.email, email)).limit(1);
@@ -35,6 +37,7 @@ export async function signInOrRegister(
   }
   const name = input.name.trim();
   if (!name) return { ok: false, reason: 'name-required' };
+  if (!(await mayCreate(email))) return { ok: false, reason: 'signup-closed' };
   const passwordHash = await hash(input.password);
   const [created] = await db
     .insert(localAccounts)
@@ -43,7 +46,7 @@ export async function signInOrRegister(
     .returning();
   if (!created) {
     // Someone registered this e-mail a moment ago: treat this attempt as a sign-in against it.
-    return signInOrRegister(db, input);
+    return signInOrRegister(db, input, mayCreate);
   }
   return { ok: true, account: created, created: true };
 }

@@ -1,0 +1,34 @@
+import { rm, writeFile } from 'node:fs/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.js';
+import { forgetSetupCodes, hasOwner, storeSetupCode } from './owner-store.js';
+import { newSetupCode, setupCodeFile } from './setup-code.js';
+
+/**
+ * At start, while the server has no owner: mint a one-time setup code, keep only its hash in the
+ * database (any instance accepts it), print it as one clear log line and write it to
+ * `DATA_DIR/owner-setup-code` (mode 0600), as Jenkins and Grafana do. Once owned: no codes, no file.
+ */
+export async function prepareOwnerSetup(db: Database, dataDir: string, log: FastifyBaseLogger): Promise<void> {
+  const file = setupCodeFile(dataDir);
+  if (await hasOwner(db)) {
+    await forgetSetupCodes(db);
+    await removeSetupCodeFile(dataDir);
+    return;
+  }
+  const code = newSetupCode();
+  if (!(await storeSetupCode(db, code))) return removeSetupCodeFile(dataDir);
+  try {
+    await writeFile(file, `${code}\n`, { mode: 0o600 });
+  } catch (error) {
+    log.warn({ err: error, file }, 'could not write the owner setup code file; use the code from this log');
+  }
+  // Deliberately logged: the operator needs it, and only the operator reads this log (like Jenkins).
+  log.warn(
+    `This server has no owner yet. Owner setup code: ${code} — sign in, open Settings and enter it under "Claim this server" (also in ${file}).`,
+  );
+}
+
+export async function removeSetupCodeFile(dataDir: string): Promise<void> {
+  await rm(setupCodeFile(dataDir), { force: true });
+}

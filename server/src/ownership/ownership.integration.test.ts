@@ -1,0 +1,126 @@
+import { stat, readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User } from '../../../protocol/user.js';
+import { body, signIn, type Person } from '../access/testing/people.js';
+import { ownerSetupCodes } from '../db/schema.js';
+import { TestClient } from '../testing/http-client.js';
+import { testDatabases } from '../testing/test-databases.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { setupCodeFile } from './setup-code.js';
+
+const me = async (person: Person) => body<User>(await person.client.request('/api/auth/user'));
+const claim = (person: Person, code: string) =>
+  person.client.request('/api/setup/claim', { method: 'POST', json: { code } });
+const status = async (person: Person) => body<{ ownerClaimed: boolean }>(await person.client.request('/api/setup'));
+
+describe.each(testDatabases())('claiming a fresh server on $name', (database) => {
+  let server: TestServer;
+  let first: Person, owner: Person, late: Person;
+  let code: string;
+
+  beforeAll(async () => {
+    // SUPERADMIN_EMAILS names the boss, but the built-in provider never says an address is verified.
+    server = await startTestServer(await database.open(), { SUPERADMIN_EMAILS: 'boss@example.com' });
+    code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
+    first = await signIn(server, 'Stan Stranger', 'stan@example.com');
+    owner = await signIn(server, 'Olga Owner', 'olga@example.com');
+    late = await signIn(server, 'Lou Late', 'lou@example.com');
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  it('writes a one-time code the operator alone can read, and stores only its hash', async () => {
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$/);
+    expect((await stat(setupCodeFile(server.config.dataDir))).mode & 0o777).toBe(0o600);
+    const rows = await server.database.db.select().from(ownerSetupCodes);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(code);
+    expect(JSON.stringify(rows)).not.toContain(code.replace(/-/g, ''));
+  });
+
+  it('does not make the first user, nor an unverified listed e-mail, the superadmin', async () => {
+    expect((await me(first)).subscriptionTier).toBe('free');
+    const impostor = await signIn(server, 'Boss Fake', 'BOSS@example.com');
+    expect((await me(impostor)).subscriptionTier).toBe('free');
+    expect(await status(first)).toEqual({ ownerClaimed: false });
+  });
+
+  it('refuses a wrong code and guests, changing nothing', async () => {
+    const wrong = await claim(first, 'AAAAA-AAAAA-AAAAA-AAAAA');
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ message: 'That setup code is not right' });
+    const guest = await new TestClient(server.baseUrl).request('/api/setup/claim', { method: 'POST', json: { code } });
+    expect(guest.status).toBe(401);
+    expect((await me(first)).subscriptionTier).toBe('free');
+  });
+
+  it('makes whoever enters the code the owner, once, and then forgets the code', async () => {
+    // Typed as a person would: lower case, spaces instead of dashes.
+    const response = await claim(owner, code.toLowerCase().replace(/-/g, ' '));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: owner.id, subscriptionTier: 'superadmin' });
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+    expect(await status(late)).toEqual({ ownerClaimed: true });
+    const again = await claim(late, code);
+    expect(again.status).toBe(409);
+    expect((await me(late)).subscriptionTier).toBe('free');
+    expect(await server.database.db.select().from(ownerSetupCodes)).toEqual([]);
+    await expect(stat(setupCodeFile(server.config.dataDir))).rejects.toThrow();
+  });
+
+  it('mints no code on a restart once the server has an owner', async () => {
+    const again = await startTestServer(server.database, { DATA_DIR: server.config.dataDir });
+    try {
+      await expect(stat(setupCodeFile(again.config.dataDir))).rejects.toThrow();
+      expect(await server.database.db.select().from(ownerSetupCodes)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe.each(testDatabases())('setup code guesses on $name', (database) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  it('are limited per person: the right code is refused after ten wrong ones, in parallel too', async () => {
+    const guesser = await signIn(server, 'Gia Guess', 'gia@example.com');
+    const code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
+    const guesses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => claim(guesser, `WRONG-${String(i).padStart(5, '0')}`)),
+    );
+    expect(guesses.map((r) => r.status)).toEqual(Array(10).fill(400));
+    expect((await claim(guesser, code)).status).toBe(429);
+    expect((await me(guesser)).subscriptionTier).toBe('free');
+    // Another person (here, from the same machine) is limited by address as well.
+    const other = await signIn(server, 'Oz Other', 'oz@example.com');
+    expect((await claim(other, code)).status).toBe(429);
+  });
+});
+
+describe.each(testDatabases())('a verified listed e-mail on $name', (database) => {
+  it('is trusted only when the provider says so (checked at the claim mapping)', async () => {
+    const { upsertUserFromClaims } = await import('../auth/user-accounts.js');
+    const handle = await database.open();
+    try {
+      const issuer = 'https://id.example';
+      const unverified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com' }, ['boss@example.com']);
+      expect(unverified.subscriptionTier).toBe('free');
+      const claimedFalse = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'boss@example.com', email_verified: false }, ['boss@example.com']);
+      expect(claimedFalse.subscriptionTier).toBe('free');
+      const verified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com', email_verified: true }, ['boss@example.com']);
+      expect(verified).toMatchObject({ id: unverified.id, subscriptionTier: 'superadmin' });
+    } finally {
+      await handle.close();
+    }
+  });
+});
