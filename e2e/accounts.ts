@@ -8,7 +8,7 @@ export interface Person {
 
 export const PASSWORD = 'correct horse battery';
 
-/** The first account ever to sign in (global setup does it), and so the superadmin. */
+/** The account that claims the fresh server with its setup code in global setup: the superadmin. */
 export const OWNER: Person = { name: 'Olivia Owner', email: 'owner@chirp.test', password: PASSWORD };
 
 /** A fresh person per call, so parallel tests never share an account by accident. */

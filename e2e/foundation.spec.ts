@@ -41,7 +41,7 @@ test('an unknown route shows 404 Page Not Found, signed in or not', async ({ pag
   await expect(page.getByText('404 Page Not Found')).toBeVisible();
 });
 
-test('two people sign in independently in two browsers; the first user ever is superadmin', async ({ browser }) => {
+test('two people sign in independently in two browsers; only the owner who claimed the server is superadmin', async ({ browser }) => {
   const owner = await openAs(browser, OWNER);
   const other = await openAs(browser, newPerson('Quinn'));
   const ownerMe = (await (await owner.page.request.get('/api/auth/user')).json()) as Record<string, unknown>;

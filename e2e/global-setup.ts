@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { OWNER } from './accounts';
 
 /**
- * Signs the owner in once through the real provider before any test runs, so "the first user is
- * superadmin" holds for a known account however the tests are scheduled.
+ * Before any test runs, the owner signs in through the real provider and claims the fresh server
+ * with the one-time setup code it wrote to its data folder — as a real owner does — so a known
+ * account is superadmin however the tests are scheduled.
  */
 export default async function globalSetup(config: FullConfig): Promise<void> {
   const baseURL = config.projects[0]?.use.baseURL;
@@ -37,6 +40,15 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
     if (new URL(url).pathname === '/') break;
     response = await send(url);
   }
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('global setup: E2E_DATA_DIR missing');
+  const code = (await readFile(join(dataDir, 'owner-setup-code'), 'utf8')).trim();
+  const claimed = await send(new URL('/api/setup/claim', baseURL).href, {
+    method: 'POST',
+    body: JSON.stringify({ code }),
+    headers: { 'content-type': 'application/json', origin: new URL(baseURL).origin },
+  });
+  if (claimed.status !== 200) throw new Error(`global setup: claiming the server failed (${claimed.status})`);
   const me = await send(new URL('/api/auth/user', baseURL).href);
   const user = (await me.json()) as { subscriptionTier?: string };
   if (user.subscriptionTier !== 'superadmin') {

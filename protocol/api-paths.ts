@@ -28,6 +28,13 @@ export const API_PATHS = {
 
   inviteGenerate: '/api/invite/generate',
   inviteAccept: '/api/invite/accept',
+  /** A channel admin's view of the channel's live invite links, and revoking one. */
+  channelInvites: '/api/channels/:id/invites',
+  channelInvite: '/api/channels/:id/invites/:inviteId',
+
+  /** Owner setup: whether the server has an owner, and claiming it with the setup code. */
+  setup: '/api/setup',
+  setupClaim: '/api/setup/claim',
 
   usage: '/api/usage',
   payAsYouGoEnable: '/api/usage/pay-as-you-go/enable',

@@ -4,6 +4,10 @@ import { channelIdSchema } from './channels.js';
 
 /** Invite links are valid this long (DESIGN §3). */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Live links one member keeps per channel; minting another retires their oldest. */
+export const MAX_LIVE_INVITES_PER_MEMBER = 10;
+/** Links one person may mint per hour, over all channels. */
+export const INVITES_PER_HOUR = 30;
 
 /** `GET /api/invite/generate?channelId={id}` */
 export const generateInviteQuerySchema = z.object({ channelId: channelIdSchema });
@@ -18,3 +22,22 @@ export const acceptInviteBodySchema = z.object({ token: plainText('An invite tok
 export type AcceptInviteBody = z.infer<typeof acceptInviteBodySchema>;
 export const acceptInviteResponseSchema = z.object({ channelId: z.number() });
 export type AcceptInviteResponse = z.infer<typeof acceptInviteResponseSchema>;
+
+/** `GET /api/channels/{id}/invites`: the channel's live links, for its admin (tokens are never shown). */
+export const channelInviteSchema = z.object({
+  id: z.number().int().positive(),
+  createdBy: z.object({ id: z.string(), name: z.string() }),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type ChannelInvite = z.infer<typeof channelInviteSchema>;
+export const channelInvitesResponseSchema = z.array(channelInviteSchema);
+
+/** `DELETE /api/channels/{id}/invites/{inviteId}`: revokes one link. */
+export const channelInviteParamsSchema = z.object({
+  id: channelIdSchema,
+  inviteId: z.coerce.number().int().positive().max(2_147_483_647),
+});
+
+/** 403 when someone removed from the channel opens a link minted before their removal. */
+export const REMOVED_BY_ADMIN_MESSAGE = 'You were removed from this channel. Ask its admin to add you again.';

@@ -14,4 +14,9 @@ describe('displayName (spec §3)', () => {
   it('falls back to the email', () => {
     expect(displayName({ ...base, firstName: 'Sam', subscriptionTier: 'member' })).toBe('sam@example.com');
   });
+  it('uses the one name there is when the e-mail is hidden from the viewer', () => {
+    expect(displayName({ ...base, email: null, firstName: 'Sam' })).toBe('Sam');
+    expect(displayName({ ...base, email: null, lastName: 'Lee' })).toBe('Lee');
+    expect(displayName({ ...base, email: null })).toBe('');
+  });
 });

@@ -19,12 +19,15 @@ export type User = z.infer<typeof userSchema>;
 
 type NamedUser = Pick<User, 'email' | 'firstName' | 'lastName' | 'subscriptionTier'>;
 
-/** Spec §3: first and last name if both exist; else the tier title for admins; else the email. */
+/**
+ * Spec §3: first and last name if both exist; else the tier title for admins; else the email. When
+ * the e-mail is hidden from the viewer (decision record 011), the one name there is.
+ */
 export function displayName(user: NamedUser): string {
   if (user.firstName && user.lastName) return `${user.firstName} ${user.lastName}`;
   if (user.subscriptionTier === 'superadmin') return 'Super Admin User';
   if (user.subscriptionTier === 'admin') return 'Admin User';
-  return user.email ?? '';
+  return user.email ?? user.firstName ?? user.lastName ?? '';
 }
 
 export function isAdminTier(tier: SubscriptionTier): boolean {

@@ -26,6 +26,7 @@ import { registerInviteRoutes } from './invites/invites-routes.js';
 import { compose } from './compose.js';
 import { registerWsRoute } from './realtime/ws-route.js';
 import { sharedRouteLimitStore } from './limits/route-limit-store.js';
+import { registerHousekeeping } from './housekeeping/housekeeping.js';
 import { registerOwnership } from './ownership/ownership.js';
 import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerUsage(app);
   registerVoice(app);
   await registerOwnership(app);
+  registerHousekeeping(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

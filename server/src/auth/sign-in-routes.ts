@@ -66,7 +66,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
           `<p>Sign-in failed or expired. <a href="${API_PATHS.login}">Try again</a></p>`,
       );
 
-  const signInLimit = { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } };
+  const signInLimit = { public: true, rateLimit: { max: 60, timeWindow: '1 minute' } };
 
   app.get(API_PATHS.login, { config: signInLimit }, async (request, reply) => {
     const query = z.object({ returnTo: z.string().optional() }).safeParse(request.query);

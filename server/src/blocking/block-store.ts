@@ -3,7 +3,7 @@ import type { User } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
 import { blocks, users } from '../db/schema.js';
 import type { Queryable } from '../channels/membership-store.js';
-import { userViewColumns } from '../users/user-directory.js';
+import { userViewFor, type Viewer } from '../users/user-visibility.js';
 
 export async function hasBlocked(
   db: Queryable,
@@ -30,11 +30,11 @@ export async function unblock(db: Database, blockerId: string, blockedId: string
     .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
 }
 
-export async function listBlocked(db: Database, blockerId: string): Promise<User[]> {
+export async function listBlocked(db: Database, blocker: Viewer): Promise<User[]> {
   return db
-    .select(userViewColumns)
+    .select(userViewFor(blocker))
     .from(blocks)
     .innerJoin(users, eq(users.id, blocks.blockedId))
-    .where(eq(blocks.blockerId, blockerId))
+    .where(eq(blocks.blockerId, blocker.id))
     .orderBy(asc(blocks.createdAt), asc(users.id));
 }

@@ -10,18 +10,18 @@ export function registerBlockingRoutes(app: FastifyInstance): void {
 
   app.get(API_PATHS.blockedUsers, async (request) => {
     const user = await requireUser(request);
-    return listBlocked(ctx.database.db, user.id);
+    return listBlocked(ctx.database.db, user);
   });
 
   app.post(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
-    return blockUser(ctx.database.db, user.id, id);
+    return blockUser(ctx.database.db, user, id);
   });
 
   app.delete(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
-    return unblockUser(ctx.database.db, user.id, id);
+    return unblockUser(ctx.database.db, user, id);
   });
 }

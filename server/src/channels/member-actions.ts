@@ -4,6 +4,7 @@ import { requireMayAdd, requireMayRemove } from '../access/member-rules.js';
 import type { AppContext } from '../app-context.js';
 import { hasBlocked } from '../blocking/block-store.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
+import { recordRemoval, revokeInvitesBy } from '../invites/invite-store.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
 import { loadMember } from './member-view.js';
 import { deleteMembership, insertMembership, setMuted } from './membership-store.js';
@@ -44,8 +45,12 @@ export async function removeMember(
 ): Promise<void> {
   requireMayRemove(access, targetId);
   const channelId = access.channel.id;
-  if (!(await deleteMembership(ctx.database.db, channelId, targetId)))
-    throw notFound('Not a member of this channel');
+  await ctx.database.db.transaction(async (tx) => {
+    if (!(await deleteMembership(tx, channelId, targetId))) throw notFound('Not a member of this channel');
+    // The links they made die with their membership; a removal (not a leave) outlives older links.
+    await revokeInvitesBy(tx, channelId, targetId);
+    if (targetId !== access.user.id) await recordRemoval(tx, channelId, targetId);
+  });
   ctx.channelEvents.publish({ type: 'member_removed', channelId, userId: targetId });
 }
 

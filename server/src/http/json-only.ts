@@ -6,6 +6,9 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
   headers['transfer-encoding'] !== undefined;
 
+/** application/json, or a JSON-based type such as LiveKit's application/webhook+json (RFC 6839). */
+const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+
 /**
  * The API reads JSON only. A browser can send a form (urlencoded, multipart, text/plain) to another
  * site without asking first, but not JSON; refusing every other body type on `/api` closes that road
@@ -18,6 +21,6 @@ export function registerJsonOnlyApi(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (!isApiRoute(matchedRoute(request)) || !hasBody(request.headers)) return;
     const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') throw new HttpError(415, 'Send JSON (Content-Type: application/json)');
+    if (!isJsonType(type)) throw new HttpError(415, 'Send JSON (Content-Type: application/json)');
   });
 }

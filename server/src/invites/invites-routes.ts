@@ -2,14 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   acceptInviteBodySchema,
+  channelInviteParamsSchema,
   generateInviteQuerySchema,
+  INVITES_PER_HOUR,
   type AcceptInviteResponse,
   type InviteResponse,
 } from '../../../protocol/invites.js';
-import { requireChannelReader } from '../access/channel-guards.js';
+import { channelParamsSchema } from '../../../protocol/channels.js';
+import type { MessageResponse } from '../../../protocol/responses.js';
+import { requireChannelAdmin, requireChannelReader } from '../access/channel-guards.js';
 import { requireUser } from '../auth/require-user.js';
+import { notFound, tooManyRequests } from '../http/errors.js';
 import { acceptInvite } from './accept-invite.js';
-import { createInvite } from './invite-store.js';
+import { channelInvites } from './invite-list.js';
+import { createInvite, revokeInvite } from './invite-store.js';
 import { inviteUrl } from './invite-token.js';
 
 export function registerInviteRoutes(app: FastifyInstance): void {
@@ -18,6 +24,10 @@ export function registerInviteRoutes(app: FastifyInstance): void {
   app.get(API_PATHS.inviteGenerate, async (request) => {
     const { channelId } = generateInviteQuerySchema.parse(request.query);
     const { user } = await requireChannelReader(request, channelId);
+    const minted = await ctx.counters.counter('invite-mint', 3600).penalty(user.id);
+    if (minted.consumedPoints > INVITES_PER_HOUR) {
+      throw tooManyRequests('Too many invite links for now. Try again later, or reuse a link you made.');
+    }
     const token = await createInvite(ctx.database.db, channelId, user.id);
     return {
       inviteUrl: inviteUrl(ctx.config.publicUrl, channelId, token),
@@ -29,5 +39,18 @@ export function registerInviteRoutes(app: FastifyInstance): void {
     const user = await requireUser(request);
     const channelId = await acceptInvite(ctx, user.id, token);
     return { channelId } satisfies AcceptInviteResponse;
+  });
+
+  app.get(API_PATHS.channelInvites, async (request) => {
+    const { id } = channelParamsSchema.parse(request.params);
+    await requireChannelAdmin(request, id);
+    return channelInvites(ctx.database.db, id);
+  });
+
+  app.delete(API_PATHS.channelInvite, async (request) => {
+    const { id, inviteId } = channelInviteParamsSchema.parse(request.params);
+    await requireChannelAdmin(request, id);
+    if (!(await revokeInvite(ctx.database.db, id, inviteId))) throw notFound('Invite not found');
+    return { message: 'Invite revoked' } satisfies MessageResponse;
   });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelMember } from '../../../protocol/channels.js';
-import type { InviteResponse } from '../../../protocol/invites.js';
+import type { ChannelInvite, InviteResponse } from '../../../protocol/invites.js';
 import {
   addToChannel,
   body,
@@ -124,5 +124,108 @@ describe.each(testDatabases())('invites on $name', (database) => {
     const token = (await generate(admin)).url!.searchParams.get('invite')!;
     await admin.client.request(`/api/channels/${channelId}`, { method: 'DELETE' });
     expect((await accept(newcomer, token)).status).toBe(404);
+  });
+
+});
+
+describe.each(testDatabases())('invites after removal, revoking and caps on $name', (database) => {
+  let server: TestServer;
+  let admin: Person, member: Person, other: Person, newcomer: Person;
+  let channelId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+    const owner = await signInOwner(server, 'Sue Super', 'sue@example.com');
+    admin = await signIn(server, 'Ann Admin', 'ann@example.com');
+    member = await signIn(server, 'Mo Member', 'mo@example.com');
+    other = await signIn(server, 'Ola Other', 'ola@example.com');
+    newcomer = await signIn(server, 'Dee New', 'dee@example.com');
+    await setTier(owner, admin, 'admin');
+    channelId = await createChannel(admin, 'Family');
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const mint = async (person: Person) => {
+    const response = await person.client.request(`/api/invite/generate?channelId=${channelId}`);
+    expect(response.status).toBe(200);
+    return new URL((await body<InviteResponse>(response)).inviteUrl).searchParams.get('invite')!;
+  };
+  const accept = (person: Person, token: string) =>
+    person.client.request('/api/invite/accept', { method: 'POST', json: { token } });
+  const remove = (by: Person, person: Person) =>
+    by.client.request(`/api/channels/${channelId}/members/${person.id}`, { method: 'DELETE' });
+  const list = (person: Person) => person.client.request(`/api/channels/${channelId}/invites`);
+  const isMember = async (person: Person) =>
+    (await body<ChannelMember[]>(await admin.client.request(`/api/channels/${channelId}/members`))).some(
+      (m) => m.id === person.id,
+    );
+
+  it('never lets a removed member back in through a link made before the removal', async () => {
+    await addToChannel(admin, channelId, member);
+    const own = await mint(member);
+    const adminsOld = await mint(admin);
+    expect((await remove(admin, member)).status).toBe(200);
+    // Their own link died with their membership; the admin's older link does not undo the removal.
+    expect((await accept(member, own)).status).toBe(404);
+    const refused = await accept(member, adminsOld);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: 'You were removed from this channel. Ask its admin to add you again.' });
+    expect(await isMember(member)).toBe(false);
+    // The older link still works for someone else, and a link made after the removal readmits them.
+    expect((await accept(newcomer, adminsOld)).status).toBe(200);
+    expect((await accept(member, await mint(admin))).status).toBe(200);
+    expect(await isMember(member)).toBe(true);
+  });
+
+  it('retires the links of a member who leaves', async () => {
+    await addToChannel(admin, channelId, other);
+    const token = await mint(other);
+    expect((await remove(other, other)).status).toBe(200);
+    const late = await signIn(server, 'Lou Late', 'lou@example.com');
+    expect((await accept(late, token)).status).toBe(404);
+    // Leaving is not a removal: an older link of someone else lets them come back.
+    const adminsLink = await mint(admin);
+    expect((await accept(other, adminsLink)).status).toBe(200);
+  });
+
+  it('keeps at most ten live links per member per channel, retiring the oldest', async () => {
+    const tokens: string[] = [];
+    for (let i = 0; i < 11; i++) tokens.push(await mint(member));
+    const mine = (await body<ChannelInvite[]>(await list(admin))).filter((i) => i.createdBy.id === member.id);
+    expect(mine).toHaveLength(10);
+    expect(mine[0]!.createdBy.name).toBe('Mo Member');
+    const fresh = await signIn(server, 'Fin Fresh', 'fin@example.com');
+    expect((await accept(fresh, tokens[0]!)).status).toBe(404);
+    expect((await accept(fresh, tokens[10]!)).status).toBe(200);
+  });
+
+  it('limits how many links one person mints per hour', async () => {
+    const statuses: number[] = [];
+    // The member minted 12 in the tests above; the hourly allowance is 30.
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await member.client.request(`/api/invite/generate?channelId=${channelId}`)).status);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.indexOf(429)).toBe(30 - 12);
+  });
+
+  it('lets the channel admin list and revoke live links, and nobody else', async () => {
+    const token = await mint(admin);
+    const invites = await body<ChannelInvite[]>(await list(admin));
+    expect(invites.length).toBeGreaterThan(0);
+    expect(JSON.stringify(invites)).not.toContain(token);
+    expect((await list(member)).status).toBe(403);
+    const newest = invites.at(-1)!;
+    expect(newest.createdBy.id).toBe(admin.id);
+    const revokeAs = (person: Person) =>
+      person.client.request(`/api/channels/${channelId}/invites/${newest.id}`, { method: 'DELETE' });
+    expect((await revokeAs(member)).status).toBe(403);
+    expect((await revokeAs(admin)).status).toBe(200);
+    expect((await revokeAs(admin)).status).toBe(404);
+    const outsider = await signIn(server, 'Oz Out', 'oz@example.com');
+    expect((await accept(outsider, token)).status).toBe(404);
   });
 });

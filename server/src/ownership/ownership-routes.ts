@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   claimOwnershipBodySchema,
   OWNER_ALREADY_CLAIMED_MESSAGE,
@@ -18,11 +19,11 @@ const CLAIM_WINDOW_S = 15 * 60;
 export function registerOwnershipRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get('/api/setup', async () => {
+  app.get(API_PATHS.setup, async () => {
     return { ownerClaimed: await hasOwner(ctx.database.db) } satisfies SetupStatusResponse;
   });
 
-  app.post('/api/setup/claim', async (request) => {
+  app.post(API_PATHS.setupClaim, async (request) => {
     const user = await requireUser(request);
     const { code } = claimOwnershipBodySchema.parse(request.body);
     const attempts = ctx.counters.counter('setup-claim', CLAIM_WINDOW_S);

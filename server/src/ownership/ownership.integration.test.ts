@@ -2,6 +2,8 @@ import { stat, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
 import { body, signIn, type Person } from '../access/testing/people.js';
+import { upsertUserFromClaims } from '../auth/user-accounts.js';
+import type { DatabaseHandle } from '../db/database.js';
 import { ownerSetupCodes } from '../db/schema.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
@@ -107,20 +109,23 @@ describe.each(testDatabases())('setup code guesses on $name', (database) => {
   });
 });
 
-describe.each(testDatabases())('a verified listed e-mail on $name', (database) => {
-  it('is trusted only when the provider says so (checked at the claim mapping)', async () => {
-    const { upsertUserFromClaims } = await import('../auth/user-accounts.js');
-    const handle = await database.open();
-    try {
-      const issuer = 'https://id.example';
-      const unverified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com' }, ['boss@example.com']);
-      expect(unverified.subscriptionTier).toBe('free');
-      const claimedFalse = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'boss@example.com', email_verified: false }, ['boss@example.com']);
-      expect(claimedFalse.subscriptionTier).toBe('free');
-      const verified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com', email_verified: true }, ['boss@example.com']);
-      expect(verified).toMatchObject({ id: unverified.id, subscriptionTier: 'superadmin' });
-    } finally {
-      await handle.close();
-    }
+describe.each(testDatabases())('a listed e-mail on $name', (database) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await database.open();
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  it('grants superadmin only when the provider says the address is verified', async () => {
+    const issuer = 'https://id.example';
+    const list = ['boss@example.com'];
+    const unverified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com' }, list);
+    expect(unverified.subscriptionTier).toBe('free');
+    const saidNo = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'boss@example.com', email_verified: false }, list);
+    expect(saidNo.subscriptionTier).toBe('free');
+    const verified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com', email_verified: true }, list);
+    expect(verified).toMatchObject({ id: unverified.id, subscriptionTier: 'superadmin' });
   });
 });

@@ -15,8 +15,8 @@ export function registerUserRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
   app.get(API_PATHS.users, async (request) => {
-    await requireUser(request);
-    return listUsers(ctx.database.db);
+    const viewer = await requireUser(request);
+    return listUsers(ctx.database.db, viewer);
   });
 
   app.get(API_PATHS.userChannels, async (request) => {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, setTier, signIn, type Person, signInOwner } from '../access/testing/people.js';
+import {
+  addToChannel,
+  body,
+  createChannel,
+  setTier,
+  signIn,
+  signInOwner,
+  type Person,
+} from '../access/testing/people.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -31,21 +39,45 @@ describe.each(testDatabases())('users and tiers on $name', (database) => {
       },
     );
 
-  it('lists every user as the public user view, to signed-in users only', async () => {
+  it('lists every user by name to signed-in users, e-mails only of people they know', async () => {
     const users = await body<User[]>(await cal.client.request('/api/users'));
     expect(users).toEqual([
       {
         id: superadmin.id,
-        email: 'sue@example.com',
+        email: null,
         firstName: 'Sue',
         lastName: 'Super',
         profileImageUrl: null,
         subscriptionTier: 'superadmin',
       },
-      expect.objectContaining({ id: bea.id, email: 'bea@example.com' }),
-      expect.objectContaining({ id: cal.id, firstName: 'Cal', lastName: null }),
+      expect.objectContaining({ id: bea.id, email: null, firstName: 'Bea', lastName: 'Bird' }),
+      expect.objectContaining({ id: cal.id, email: 'cal@example.com', firstName: 'Cal', lastName: null }),
     ]);
     expect((await new TestClient(server.baseUrl).request('/api/users')).status).toBe(401);
+  });
+
+  it('shows an e-mail once the caller shares a channel or has the person as a contact', async () => {
+    const emailsSeenBy = async (person: Person) =>
+      Object.fromEntries(
+        (await body<User[]>(await person.client.request('/api/users'))).map((u) => [u.id, u.email]),
+      );
+    // The superadmin sees every address.
+    expect(Object.values(await emailsSeenBy(superadmin))).toEqual(['sue@example.com', 'bea@example.com', 'cal@example.com']);
+    await setTier(superadmin, bea, 'admin');
+    const channel = await createChannel(bea, 'Book club');
+    await addToChannel(bea, channel, cal);
+    expect((await emailsSeenBy(cal))[bea.id]).toBe('bea@example.com');
+    expect((await emailsSeenBy(bea))[cal.id]).toBe('cal@example.com');
+    expect((await emailsSeenBy(cal))[superadmin.id]).toBeNull();
+    // Adding a contact needs the address already, and then shows it.
+    await cal.client.request('/api/contacts', { method: 'POST', json: { email: 'sue@example.com' } });
+    expect((await emailsSeenBy(cal))[superadmin.id]).toBe('sue@example.com');
+    // Blocking someone you do not know reveals nothing either.
+    const dee = await signIn(server, 'Dee Dot', 'dee@example.com');
+    const blocked = await body<User>(await dee.client.request(`/api/users/${bea.id}/block`, { method: 'POST' }));
+    expect(blocked.email).toBeNull();
+    expect((await body<User[]>(await dee.client.request('/api/blocked-users')))[0]!.email).toBeNull();
+    await setTier(superadmin, bea, 'free');
   });
 
   it('lets a superadmin change tiers among free, member and admin', async () => {

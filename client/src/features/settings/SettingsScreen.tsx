@@ -5,6 +5,7 @@ import { TalkModeCard } from '../presence/TalkModeCard';
 import { PageLayout } from '../shell/PageLayout';
 import { AccountInfoCard } from './AccountInfoCard';
 import { BlockedUsersCard } from './BlockedUsersCard';
+import { ClaimServerCard } from './ClaimServerCard';
 import { ChannelManagementCard } from './ChannelManagementCard';
 import { MemberManagementCard } from './MemberManagementCard';
 import { TierCard } from './TierCard';
@@ -26,6 +27,7 @@ export function SettingsScreen() {
 
   return (
     <PageLayout title="Settings">
+      <ClaimServerCard isSuperadmin={user?.subscriptionTier === 'superadmin'} />
       <TierCard tier={user?.subscriptionTier ?? 'free'} />
       {user?.subscriptionTier === 'superadmin' ? <UserManagementCard /> : null}
       <TalkModeCard />

@@ -7,7 +7,7 @@ import { API_PATHS } from '../../../../protocol/api-paths.js';
 import { BUILT_IN_CLIENT_ID } from '../../config/config.js';
 import { builtInClientSecret } from '../relying-party.js';
 import { findLocalAccount, signInOrRegister } from './local-accounts.js';
-import { databaseAdapter, purgeExpiredPayloads } from './oidc-adapter.js';
+import { databaseAdapter } from './oidc-adapter.js';
 import { cspDirectives } from '../../http/security-headers.js';
 import { AUTO_LOGOUT_SCRIPT_HASH, renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
 import { SignInSlowdown } from './sign-in-slowdown.js';
@@ -28,7 +28,19 @@ const MESSAGES = {
   'name-required': 'Please enter your name to create your account',
   'password-too-short': 'Passwords are at least 8 characters',
   invalid: 'Please enter a valid email and password',
-  'signup-closed': 'This Chirp server is invite-only: open an invite link from a member to create your account',
+  'signup-closed':
+    'This Chirp server is invite-only: open an invite link from a member to create your account',
+} as const;
+
+/**
+ * Requests per minute per client address. A sign-in is about two authorization requests, one form
+ * view and one form post; these leave room for a household behind one address.
+ */
+const LIMITS = {
+  authorize: { max: 60, timeWindow: 60_000 },
+  provider: { max: 300, timeWindow: 60_000 },
+  interaction: { max: 120, timeWindow: 60_000 },
+  signInForm: { max: 60, timeWindow: 60_000 },
 } as const;
 
 /** The authorization parameter that carries an invite token to the sign-in form (SIGNUP=invite). */
@@ -43,9 +55,10 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
   const { db } = database;
   const publicUrl = config.publicUrl;
   const signingKey = await loadSigningKey(db);
-  await purgeExpiredPayloads(db);
 
-  const cookieKey = createHmac('sha256', config.sessionSecret).update('chirp oidc cookies').digest('base64url');
+  const cookieKey = createHmac('sha256', config.sessionSecret)
+    .update('chirp oidc cookies')
+    .digest('base64url');
 
   const configuration: Configuration = {
     adapter: databaseAdapter(db),
@@ -81,7 +94,9 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
         },
       },
     },
-    interactions: { url: (_ctx, interaction) => `${PROVIDER_PREFIX}/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_ctx, interaction) => `${PROVIDER_PREFIX}/interaction/${interaction.uid}`,
+    },
     // The app is the provider's only client and is first-party: no consent screen.
     loadExistingGrant: async (ctx) => {
       const { session, client, provider } = ctx.oidc;
@@ -118,13 +133,22 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
         out.error,
       ).replace(/[^\w .-]/g, '')}). <a href="/">Back to Chirp</a></p>`;
     },
-    ttl: { Session: 14 * 24 * 3600, Interaction: 3600, Grant: 14 * 24 * 3600, AccessToken: 600, IdToken: 3600, AuthorizationCode: 60 },
+    ttl: {
+      Session: 14 * 24 * 3600,
+      Interaction: 3600,
+      Grant: 14 * 24 * 3600,
+      AccessToken: 600,
+      IdToken: 3600,
+      AuthorizationCode: 60,
+    },
   };
 
   const provider = new Provider(config.oidc.issuerUrl, configuration);
   const secure = publicUrl.protocol === 'https:';
   provider.proxy = secure;
-  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc provider error'));
+  provider.on('server_error', (_ctx, error) =>
+    app.log.error({ err: error }, 'oidc provider error'),
+  );
 
   const callback = provider.callback();
   /**
@@ -152,7 +176,12 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     return !(await hasOwner(db));
   };
 
-  const showForm = (reply: FastifyReply, uid: string, status: number, values: { error?: string; name?: string; email?: string }) =>
+  const showForm = (
+    reply: FastifyReply,
+    uid: string,
+    status: number,
+    values: { error?: string; name?: string; email?: string },
+  ) =>
     reply
       .status(status)
       .type('text/html; charset=utf-8')
@@ -162,10 +191,18 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
   const finishIfConsent = async (request: FastifyRequest, reply: FastifyReply) => {
     const details = await provider.interactionDetails(request.raw, reply.raw);
     if (details.prompt.name !== 'consent') return { details, redirected: false };
-    const grant = new provider.Grant({ clientId: BUILT_IN_CLIENT_ID, accountId: details.session?.accountId ?? '' });
+    const grant = new provider.Grant({
+      clientId: BUILT_IN_CLIENT_ID,
+      accountId: details.session?.accountId ?? '',
+    });
     grant.addOIDCScope('openid email profile');
     const grantId = await grant.save();
-    const to = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    const to = await provider.interactionResult(
+      request.raw,
+      reply.raw,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
     await reply.redirect(to, 303);
     return { details, redirected: true };
   };
@@ -174,23 +211,35 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
   // called server to server: no same-origin Origin to require here.
   const providerAccess = { crossOrigin: true };
 
-  app.get<{ Params: { uid: string } }>(`${PROVIDER_PREFIX}/interaction/:uid`, { config: providerAccess }, async (request, reply) => {
-    const { details, redirected } = await finishIfConsent(request, reply);
-    if (redirected) return reply;
-    return showForm(reply, details.uid, 200, {});
-  });
+  app.get<{ Params: { uid: string } }>(
+    `${PROVIDER_PREFIX}/interaction/:uid`,
+    { config: { ...providerAccess, rateLimit: LIMITS.interaction } },
+    async (request, reply) => {
+      const { details, redirected } = await finishIfConsent(request, reply);
+      if (redirected) return reply;
+      return showForm(reply, details.uid, 200, {});
+    },
+  );
 
   app.post<{ Params: { uid: string } }>(
     `${PROVIDER_PREFIX}/interaction/:uid`,
-    { config: { ...providerAccess, rateLimit: { max: 20, timeWindow: '1 minute' } } },
+    { config: { ...providerAccess, rateLimit: LIMITS.signInForm } },
     async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
       const parsed = signInFormSchema.safeParse(request.body);
       const raw = (request.body ?? {}) as Record<string, unknown>;
-      const echo = { name: typeof raw.name === 'string' ? raw.name : '', email: typeof raw.email === 'string' ? raw.email : '' };
-      if (!parsed.success) return showForm(reply, details.uid, 400, { ...echo, error: MESSAGES.invalid });
+      const echo = {
+        name: typeof raw.name === 'string' ? raw.name : '',
+        email: typeof raw.email === 'string' ? raw.email : '',
+      };
+      if (!parsed.success)
+        return showForm(reply, details.uid, 400, { ...echo, error: MESSAGES.invalid });
       const attempt = await slowdown.begin(parsed.data.email, request.ip);
-      const outcome = await signInOrRegister(db, parsed.data, signupPolicy(details.params[INVITE_AUTH_PARAM]));
+      const outcome = await signInOrRegister(
+        db,
+        parsed.data,
+        signupPolicy(details.params[INVITE_AUTH_PARAM]),
+      );
       if (!outcome.ok) {
         await (outcome.reason === 'wrong-credentials' ? attempt.failed() : attempt.uncounted());
         request.log.info({ reason: outcome.reason }, 'built-in sign-in refused');
@@ -198,7 +247,8 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
         return showForm(reply, details.uid, status, { ...echo, error: MESSAGES[outcome.reason] });
       }
       await attempt.succeeded();
-      if (outcome.created) request.log.info({ accountId: outcome.account.id }, 'local account created');
+      if (outcome.created)
+        request.log.info({ accountId: outcome.account.id }, 'local account created');
       const to = await provider.interactionResult(
         request.raw,
         reply.raw,
@@ -216,13 +266,28 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     forward(request.raw, reply.raw);
     done();
   };
-  for (const url of [PROVIDER_PREFIX, `${PROVIDER_PREFIX}/*`]) {
+  // Limited before the hand-over (a hijacked reply can no longer answer 429). Each family has its
+  // own counter key; the server's own token calls carry the internal key and are not limited.
+  const limited = (family: keyof typeof LIMITS) =>
+    app.rateLimit({ ...LIMITS[family], keyGenerator: (request) => `${family}:${request.ip}` });
+  const families: [string, keyof typeof LIMITS][] = [
+    [PROVIDER_PREFIX, 'provider'],
+    [`${PROVIDER_PREFIX}/*`, 'provider'],
+    // Authorization requests create provider rows (interactions, sessions): the tightest limit.
+    [`${PROVIDER_PREFIX}/auth`, 'authorize'],
+    [`${PROVIDER_PREFIX}/auth/*`, 'authorize'],
+  ];
+  for (const [url, family] of families) {
     app.route({
       method: ['GET', 'POST', 'HEAD', 'OPTIONS'],
       url,
       config: providerAccess,
-      helmet: { contentSecurityPolicy: { directives: cspDirectives(publicUrl, config.dev, [AUTO_LOGOUT_SCRIPT_HASH]) } },
-      onRequest: handOver,
+      helmet: {
+        contentSecurityPolicy: {
+          directives: cspDirectives(publicUrl, config.dev, [AUTO_LOGOUT_SCRIPT_HASH]),
+        },
+      },
+      onRequest: [limited(family), handOver],
       handler: async () => undefined,
     });
   }

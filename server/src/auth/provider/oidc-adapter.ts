@@ -56,6 +56,6 @@ export function databaseAdapter(db: Database): AdapterFactory {
   };
 }
 
-export async function purgeExpiredPayloads(db: Database): Promise<void> {
-  await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, new Date()));
+export async function purgeExpiredPayloads(db: Database, now = new Date()): Promise<void> {
+  await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, now));
 }

@@ -1,0 +1,38 @@
+import { lt } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { purgeExpiredPayloads } from '../auth/provider/oidc-adapter.js';
+import { deleteExpiredSessions } from '../auth/session-store.js';
+import type { Database } from '../db/database.js';
+import { rateLimits } from '../db/schema.js';
+import { deleteExpiredInvites } from '../invites/invite-store.js';
+
+export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Deletes what has expired: the built-in provider's codes, interactions and sessions, app sessions,
+ * shared rate-limit counters and invite links. Idempotent, so every instance may run it.
+ */
+export async function runHousekeeping(db: Database, now = new Date()): Promise<void> {
+  await purgeExpiredPayloads(db, now);
+  await deleteExpiredSessions(db, now);
+  await db.delete(rateLimits).where(lt(rateLimits.expire, now));
+  await deleteExpiredInvites(db, now);
+}
+
+/**
+ * Runs housekeeping at start and then every ten minutes, so tables that unauthenticated requests
+ * can grow (provider interactions, counters) shrink again without a restart.
+ */
+export function registerHousekeeping(app: FastifyInstance, intervalMs = HOUSEKEEPING_INTERVAL_MS): void {
+  const run = () =>
+    runHousekeeping(app.ctx.database.db).catch((error: unknown) =>
+      app.log.error({ err: error }, 'housekeeping failed'),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await run();
+    timer = setInterval(() => void run(), intervalMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
