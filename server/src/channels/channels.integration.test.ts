@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelMember } from '../../../protocol/channels.js';
 import type { ChannelChanged } from '../../../protocol/sockets.js';
-import { body, createChannel, setTier, signIn, type Person } from '../access/testing/people.js';
+import { body, createChannel, setTier, signIn, signInOwner, type Person } from '../access/testing/people.js';
 import { userTopic } from '../realtime/bus.js';
 import { BusWatcher } from '../testing/bus-watcher.js';
 import { TestClient } from '../testing/http-client.js';
