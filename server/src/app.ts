@@ -18,6 +18,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
 import { registerControlCharacterGuard } from './http/control-characters.js';
+import { registerRouteCatalog } from './http/route-catalog.js';
 import { registerJsonOnlyApi } from './http/json-only.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -58,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
+  registerRouteCatalog(app);
   // Everything routes share exists before the first route registers; routes only read it.
   const composition = compose({ config, database, log: app.log, callTimings: options.callTimings });
   app.decorate('ctx', composition.ctx);
