@@ -21,7 +21,7 @@ type NamedUser = Pick<User, 'email' | 'firstName' | 'lastName' | 'subscriptionTi
 
 /**
  * Spec §3: first and last name if both exist; else the tier title for admins; else the email. When
- * the e-mail is hidden from the viewer (decision record 011), the one name there is.
+ * the e-mail is hidden from the viewer (decision record 014), the one name there is.
  */
 export function displayName(user: NamedUser): string {
   if (user.firstName && user.lastName) return `${user.firstName} ${user.lastName}`;

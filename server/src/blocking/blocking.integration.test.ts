@@ -26,7 +26,7 @@ describe.each(testDatabases())('blocking on $name', (database) => {
   it('blocks a user idempotently and lists them as user records', async () => {
     const response = await blockRequest(ann, bob.id, 'POST');
     expect(response.status).toBe(200);
-    // Ann and Bob share nothing: Bob's address stays hidden from her (decision record 011).
+    // Ann and Bob share nothing: Bob's address stays hidden from her (decision record 014).
     expect(await body<User>(response)).toMatchObject({ id: bob.id, firstName: 'Bob', email: null });
     expect((await blockRequest(ann, bob.id, 'POST')).status).toBe(200);
     const list = await body<User[]>(await ann.client.request('/api/blocked-users'));

@@ -14,7 +14,7 @@ export const userViewColumns = {
   subscriptionTier: users.subscriptionTier,
 };
 
-/** Every user, with e-mails only where `viewer` may see them (decision record 011). */
+/** Every user, with e-mails only where `viewer` may see them (decision record 014). */
 export async function listUsers(db: Database, viewer: Viewer): Promise<User[]> {
   return db.select(userViewFor(viewer)).from(users).orderBy(asc(users.createdAt), asc(users.id));
 }

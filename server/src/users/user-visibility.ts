@@ -6,7 +6,7 @@ import { channelMembers, contacts, users } from '../db/schema.js';
 export type Viewer = Pick<SessionUser, 'id' | 'subscriptionTier'>;
 
 /**
- * A user's e-mail as `viewer` may see it (decision record 011): their own, that of anyone who shares a
+ * A user's e-mail as `viewer` may see it (decision record 014): their own, that of anyone who shares a
  * channel with them or is in their contacts, and everyone's for a superadmin; otherwise null. Names
  * stay visible to every signed-in user, so the Contacts list can offer everyone a call button.
  */
