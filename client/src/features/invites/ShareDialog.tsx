@@ -12,10 +12,13 @@ import { Input } from '../../ui/Input';
 import { Label } from '../../ui/Label';
 import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
+import { useAuth } from '../auth/useAuth';
+import { canManageChannel } from '../channels/channel-permissions';
 import { useCurrentChannel } from '../channels/current-channel';
 import { useChannel } from '../channels/useChannel';
 import { TopBarButton } from '../shell/TopBarButton';
 import { useCopyText } from './useCopyText';
+import { LiveInvitesList } from './LiveInvitesList';
 import { useInviteLink } from './useInviteLink';
 
 /** The top bar's Share: an invite-link dialog with Share (native sheet) and Copy Link (spec §2). */
@@ -46,7 +49,9 @@ export function ShareDialog() {
 
 function ShareContent({ channelId }: { channelId: number | null }) {
   const channel = useChannel(channelId);
+  const { user } = useAuth();
   const link = useInviteLink(channelId, true);
+  const isAdmin = channel !== undefined && canManageChannel(channel, user);
   const { copied, copy } = useCopyText();
   const url = link.data?.inviteUrl ?? '';
 
@@ -102,6 +107,10 @@ function ShareContent({ channelId }: { channelId: number | null }) {
           {copied ? 'Copied!' : 'Copy Link'}
         </Button>
       </div>
+      {isAdmin && channelId !== null ? (
+        // Listed once this dialog's own link exists, so it is among them.
+        <LiveInvitesList channelId={channelId} enabled={link.isSuccess} />
+      ) : null}
     </>
   );
 }
