@@ -15,10 +15,9 @@ export function LiveInvitesList({ channelId, enabled }: { channelId: number; ena
   const revoke = useRevokeInvite(channelId);
 
   return (
-    <section aria-labelledby="live-invites-heading" className="grid gap-2">
-      <h3 id="live-invites-heading" className="text-sm font-semibold">
-        Active invite links
-      </h3>
+    // A plain heading, not a labelled region: "Invite link" must keep naming only the link's field.
+    <div className="grid gap-2">
+      <h3 className="text-sm font-semibold">Active invite links</h3>
       {invites.isLoading ? (
         <Spinner label="Loading invite links" />
       ) : invites.isError ? (
@@ -54,6 +53,6 @@ export function LiveInvitesList({ channelId, enabled }: { channelId: number; ena
           })}
         </ul>
       )}
-    </section>
+    </div>
   );
 }
