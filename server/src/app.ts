@@ -50,7 +50,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 64 * 1024,
   });
   // Everything routes share exists before the first route registers; routes only read it.
-  const composition = compose({ config, database, log: app.log, callTimings: options.callTimings });
+  const composition = await compose({ config, database, log: app.log, callTimings: options.callTimings });
   app.decorate('ctx', composition.ctx);
   app.addHook('onClose', () => composition.close());
 

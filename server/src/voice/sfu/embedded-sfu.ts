@@ -20,8 +20,25 @@ import { SfuSession } from './sfu-session.js';
  */
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 
+/** Whether a participant whose token checked out may be in the room now, and admin-muted or not. */
+export type SfuAdmission =
+  | { admitted: true; muted: boolean }
+  | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
+
+const REFUSAL_CODES = {
+  not_a_member: VOICE_CLOSE_CODES.kicked,
+  session_ended: VOICE_CLOSE_CODES.unauthorized,
+  over_limit: VOICE_CLOSE_CODES.unauthorized,
+} as const;
+
 export interface EmbeddedSfuOptions extends Partial<SfuNetworkOptions> {
   verifyToken: VoiceTokenVerifierFn;
+  /**
+   * Asked at every join and resume, after the token checked out: the token says what was true when
+   * it was minted (up to 10 minutes ago), the database what is true now — membership, admin mute,
+   * the session, the allowance. Everyone is admitted unmuted when omitted (a standalone SFU).
+   */
+  admit?: (token: VerifiedVoiceToken) => Promise<SfuAdmission>;
   logger: SfuLogger;
   /** How long a session survives a lost socket or failed ICE, waiting for resume (default 20 s). */
   graceMs?: number;
@@ -38,6 +55,8 @@ export interface EmbeddedSfu {
   disconnectUser(roomName: string, userId: string, reason: string): void;
   /** Ends every session in the room (channel deleted). */
   closeRoom(roomName: string): void;
+  /** Ends the voice of a sign-in session that ended (logout, expiry). */
+  disconnectSignInSession(signInSessionId: string): void;
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
   /** Snapshot of who is in a room, for presence reconciliation and tests. */
   participants(roomName: string): { identity: string; userId: string; name: string }[];
@@ -65,6 +84,18 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
 
   const isMuted = (roomName: string, userId: string) =>
     mutedByRoom.get(roomName)?.has(userId) ?? false;
+
+  function setPublisherMuted(roomName: string, userId: string, muted: boolean): void {
+    let set = mutedByRoom.get(roomName);
+    if (muted) {
+      if (!set) mutedByRoom.set(roomName, (set = new Set()));
+      set.add(userId);
+    } else {
+      set?.delete(userId);
+      if (set?.size === 0) mutedByRoom.delete(roomName);
+    }
+    rooms.get(roomName)?.publisherMuted(userId, muted);
+  }
 
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
@@ -137,6 +168,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     }
     room.add(session);
+    if (isMuted(room.name, session.userId)) room.publisherMuted(session.userId, true);
     session.peer.start();
     events.emit('participantJoined', {
       roomName: session.roomName,
@@ -238,6 +270,18 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       return undefined;
     }
     if (closed || socket.readyState !== 1) return undefined;
+    const admission: SfuAdmission = options.admit
+      ? await options.admit(token)
+      : { admitted: true, muted: false };
+    if (closed || socket.readyState !== 1) return undefined;
+    if (!admission.admitted) {
+      logger.info({ identity: token.identity, reason: admission.reason }, 'sfu: join refused');
+      refuse(socket, REFUSAL_CODES[admission.reason], admission.reason, admission.message);
+      return undefined;
+    }
+    // The database's mute is the truth, also after a restart emptied the in-memory list.
+    if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
+      setPublisherMuted(token.roomName, token.userId, admission.muted);
     if (message.type === 'join') return startSession(socket, token);
     const resumed = resumeSession(socket, token, message.sessionId);
     if (!resumed)
@@ -313,22 +357,18 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
 
   return {
     handleSocket,
-    setPublisherMuted(roomName, userId, muted) {
-      let set = mutedByRoom.get(roomName);
-      if (muted) {
-        if (!set) mutedByRoom.set(roomName, (set = new Set()));
-        set.add(userId);
-      } else {
-        set?.delete(userId);
-        if (set?.size === 0) mutedByRoom.delete(roomName);
-      }
-      rooms.get(roomName)?.publisherMuted(userId, muted);
-    },
+    setPublisherMuted,
     disconnectUser(roomName, userId, reason) {
       const room = rooms.get(roomName);
       if (!room) return;
       for (const session of [...room.sessions.values()]) {
         if (session.userId === userId) endSession(session, VOICE_CLOSE_CODES.kicked, reason);
+      }
+    },
+    disconnectSignInSession(signInSessionId) {
+      for (const session of [...sessionsById.values()]) {
+        if (session.signInSessionId === signInSessionId)
+          endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
       }
     },
     closeRoom(roomName) {
