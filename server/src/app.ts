@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
@@ -18,6 +19,7 @@ import { registerErrorHandler, registerJsonNotFound } from './http/error-handler
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
+import { loggerOptions } from './logging/logger-options.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
 import { compose } from './compose.js';
 import { registerWsRoute } from './realtime/ws-route.js';
@@ -33,19 +35,21 @@ export interface BuildAppOptions {
   serveClient?: boolean;
   /** Pino logger options; tests pass `false` to keep output quiet. */
   logger?: boolean | object;
+  /** Production's logger, writing here instead of stdout (a test that reads the log). */
+  logStream?: DestinationStream;
   /** Shorter call timers for tests (a 30 s ring makes a slow test). */
   callTimings?: Partial<CallTimings>;
 }
 
 const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
 
-/** Secrets and cookies never reach the log. */
-const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: REDACT },
+    logger: options.logStream
+      ? loggerOptions(config.logLevel, options.logStream)
+      : (options.logger ?? loggerOptions(config.logLevel)),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });

@@ -7,12 +7,15 @@ import { currentSession } from '../auth/require-user.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { isSameOrigin } from '../http/same-origin.js';
 import { TokenBucket } from '../limits/token-bucket.js';
+import { LogThrottle } from '../logging/log-throttle.js';
 import type { UserMessageBudget } from '../limits/user-message-limiter.js';
 import type { ClientSocket } from './client-socket.js';
 import { rawBuffer } from './raw-data.js';
 import { watchLiveness } from './socket-liveness.js';
 import type { SessionSocket } from './socket-registry.js';
 import type { SocketRouter } from './socket-router.js';
+
+const DROP_LOG_INTERVAL_MS = 60_000;
 
 export interface JsonSocketRoute<S> {
   path: string;
@@ -82,7 +85,12 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
 
-    const drop = (reason: string) => log.warn({ reason }, 'socket message dropped');
+    // One line per socket per minute, however many bad frames it sends; the count says the rest.
+    const throttle = new LogThrottle(DROP_LOG_INTERVAL_MS);
+    const drop = (reason: string) => {
+      const take = throttle.take('dropped');
+      if (take.log) log.warn({ reason, suppressed: take.suppressed }, 'socket message dropped');
+    };
     const flooding = (why: string) => {
       closing = true;
       flooded = true;
@@ -116,6 +124,8 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
       closing = true;
       alive.delete(ws);
       sockets.remove(socket);
+      const unlogged = throttle.pending('dropped');
+      if (unlogged) log.warn({ suppressed: unlogged }, 'socket closed; dropped messages not logged');
       queue = queue
         .then(() => (state === undefined ? undefined : route.closed(state)))
         .catch((error: unknown) => log.error({ err: error }, 'socket close failed'));

@@ -7,6 +7,7 @@ import {
   type ClientVoiceMessage,
 } from '../../../../protocol/voice-signalling.js';
 import { TokenBucket } from '../../limits/token-bucket.js';
+import { LogThrottle } from '../../logging/log-throttle.js';
 import type { VerifiedVoiceToken, VoiceTokenVerifierFn } from '../voice-token.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
@@ -80,6 +81,9 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const rooms = new Map<string, SfuRoom>();
   const sessionsById = new Map<string, SfuSession>();
   const mutedByRoom = new Map<string, Set<string>>();
+  const malformedLog = new LogThrottle();
+  const floodLog = new LogThrottle();
+  const refusedLog = new LogThrottle();
   let closed = false;
 
   const isMuted = (roomName: string, userId: string) =>
@@ -168,7 +172,12 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     }
     room.add(session);
-    if (isMuted(room.name, session.userId)) room.publisherMuted(session.userId, true);
+    // Muted from the start: the others learn it (there is no audio of it to fade out).
+    if (isMuted(room.name, session.userId)) {
+      const { identity, userId } = session;
+      for (const other of room.sessions.values())
+        if (other !== session) other.send({ type: 'publisher_muted', identity, userId, muted: true });
+    }
     session.peer.start();
     events.emit('participantJoined', {
       roomName: session.roomName,
@@ -242,6 +251,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   async function authenticate(
     socket: WebSocket,
     message: ClientVoiceMessage,
+    ip: string,
   ): Promise<SfuSession | undefined> {
     if (message.type !== 'join' && message.type !== 'resume') {
       refuse(
@@ -265,7 +275,9 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     try {
       token = await options.verifyToken(message.token);
     } catch (error) {
-      logger.info({ err: error }, 'sfu: voice token refused');
+      const take = refusedLog.take(ip);
+      if (take.log)
+        logger.info({ err: error, ip, suppressed: take.suppressed }, 'sfu: voice token refused');
       refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'unauthorized', 'invalid voice token');
       return undefined;
     }
@@ -309,7 +321,9 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
 
     socket.on('message', (data, isBinary) => {
       if (!rateLimit.take()) {
-        logger.warn({ ip: request?.ip }, 'sfu: signalling flood, closing');
+        const take = floodLog.take(request?.ip ?? 'unknown');
+        if (take.log)
+          logger.warn({ ip: request?.ip, suppressed: take.suppressed }, 'sfu: signalling flood, closing');
         refuse(socket, VOICE_CLOSE_CODES.badMessage, 'flood', 'too many messages');
         return;
       }
@@ -317,10 +331,13 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         ? undefined
         : parseVoiceMessage(clientVoiceMessageSchema, rawText(data));
       if (!message) {
-        logger.info(
-          { ip: request?.ip, identity: session?.identity },
-          'sfu: malformed signalling message dropped',
-        );
+        // Unauthenticated sockets are cheap to open: one line per address per minute, with a count.
+        const take = malformedLog.take(request?.ip ?? 'unknown');
+        if (take.log)
+          logger.info(
+            { ip: request?.ip, identity: session?.identity, suppressed: take.suppressed },
+            'sfu: malformed signalling message dropped',
+          );
         // Before a session exists there is nothing to keep: a bad first message ends the socket.
         if (!session && !authenticating)
           refuse(socket, VOICE_CLOSE_CODES.badMessage, 'bad_message', 'expected join or resume');
@@ -332,7 +349,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
       if (authenticating) return;
       authenticating = true;
-      authenticate(socket, message)
+      authenticate(socket, message, request?.ip ?? 'unknown')
         .then((s) => {
           session = s;
           clearTimeout(joinTimer);
