@@ -92,7 +92,11 @@ export async function compose({
   // A sign-in session that ends (logout, expiry) takes its voice with it.
   sockets.onSessionEnded((sessionId) => voice.sfu?.disconnectSignInSession(sessionId));
 
-  const sweeper = new UsageSweeper(db, presence, log);
+  // Built-in SFU: the connections it holds are seen; LiveKit: connections of users whose socket is.
+  const sweeper = new UsageSweeper(db, () => ({
+    connectionIds: voice.sfu?.connectionIds() ?? [],
+    userIds: voice.sfu ? [] : hub.userIds(),
+  }));
   const timers = [
     setInterval(() => {
       presence.reap().catch((error: unknown) => log.error({ err: error }, 'presence reap failed'));

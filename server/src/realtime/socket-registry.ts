@@ -68,6 +68,13 @@ export class SocketRegistry {
     return true;
   }
 
+  /** Open sockets on this instance. */
+  get size(): number {
+    let count = 0;
+    for (const sockets of this.byUser.values()) count += sockets.size;
+    return count;
+  }
+
   remove(socket: SessionSocket): void {
     this.forget(this.byUser, socket.userId, socket);
     this.forget(this.bySession, socket.sessionId, socket);

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VOICE_CLOSE_CODES } from '../../../protocol/voice-signalling.js';
 import {
@@ -7,6 +8,7 @@ import {
   signIn,
   type Person,
 } from '../access/testing/people.js';
+import { usageSessions } from '../db/schema.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -90,6 +92,32 @@ describe.each(testDatabases())('the built-in SFU checks the database on $name', 
     await voice.waitFor(() => voice.closeCode !== undefined, 1000, 'voice closed at logout');
     expect(voice.closeCode).toBe(VOICE_CLOSE_CODES.unauthorized);
     expect(await closedWith(await join(token))).toBe(VOICE_CLOSE_CODES.unauthorized);
+  });
+
+  it('meters a connection whose client never started a usage session, from its join to its leave', async () => {
+    const channelId = await createChannel(admin, 'Metered');
+    await addToChannel(admin, channelId, bea);
+    const rowsOf = () =>
+      server.database.db.select().from(usageSessions).where(eq(usageSessions.channelId, channelId));
+    const rowOnceIt = async (done: (row: typeof usageSessions.$inferSelect) => boolean) => {
+      const until = Date.now() + 3000;
+      for (;;) {
+        const [row] = await rowsOf();
+        if ((row && done(row)) || Date.now() > until) return row;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const voice = await join(await tokenFor(bea, channelId));
+    expect(await rowOnceIt(() => true)).toMatchObject({
+      userId: bea.id,
+      voiceIdentity: voice.joined?.self.identity,
+      endedAt: null,
+    });
+    await voice.close();
+    expect(await rowOnceIt((row) => row.endedAt !== null)).toMatchObject({
+      endReason: 'voice-left',
+      participantMinutes: 1,
+    });
   });
 
   it('does not forward a muted member after a restart, even with a token from before the mute', async () => {

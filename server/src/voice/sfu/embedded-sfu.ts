@@ -59,6 +59,8 @@ export interface EmbeddedSfu {
   /** Ends the voice of a sign-in session that ended (logout, expiry). */
   disconnectSignInSession(signInSessionId: string): void;
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
+  /** The ids of every connection this SFU holds now (for usage's last-seen times). */
+  connectionIds(): string[];
   /** Snapshot of who is in a room, for presence reconciliation and tests. */
   participants(roomName: string): { identity: string; userId: string; name: string }[];
   close(): void;
@@ -120,6 +122,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         roomName: session.roomName,
         identity: session.identity,
         userId: session.userId,
+        connectionId: session.sessionId,
         reason,
       });
       logger.info(
@@ -183,6 +186,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       roomName: session.roomName,
       identity: session.identity,
       userId: session.userId,
+      connectionId: session.sessionId,
     });
     logger.info({ room: session.roomName, identity: session.identity }, 'sfu: participant joined');
     return session;
@@ -396,6 +400,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       mutedByRoom.delete(roomName);
     },
     on: (name, listener) => events.on(name, listener),
+    connectionIds: () => [...sessionsById.keys()],
     participants(roomName) {
       return [...(rooms.get(roomName)?.sessions.values() ?? [])].map((s) => s.info);
     },
