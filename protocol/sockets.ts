@@ -28,6 +28,8 @@ export const WS_CLOSE_CODES = {
   unauthorized: 4401,
   /** `/ws/webrtc`: not a party of the call whose room was asked for. */
   notAParty: 4403,
+  /** The user already holds the maximum number of open sockets. */
+  tooManySockets: 4429,
 } as const;
 
 const channelId = z.number().int().positive().max(2_147_483_647);
@@ -86,6 +88,13 @@ export const channelServerMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ChannelServerMessage = z.infer<typeof channelServerMessageSchema>;
 
+/**
+ * Your account changed (a superadmin changed your tier): read `/api/auth/user` again, since what the
+ * app offers (creating channels, the idle timeout) depends on it.
+ */
+export const accountChangedSchema = z.object({ type: z.literal('account_changed') });
+export type AccountChanged = z.infer<typeof accountChangedSchema>;
+
 /** Everything a client may send on `/ws`: channel presence and call state. */
 export const wsClientMessageSchema = z.discriminatedUnion('type', [
   joinChannelSchema,
@@ -104,6 +113,7 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   memberUpdateSchema,
   pokeMessageSchema,
   channelChangedSchema,
+  accountChangedSchema,
   incomingCallSchema,
   callAcceptedSchema,
   callDeclinedSchema,

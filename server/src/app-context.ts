@@ -5,7 +5,9 @@ import type { Counters } from './limits/counters.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
+import type { UserMessageLimiter } from './limits/user-message-limiter.js';
 import type { SocketHub } from './realtime/socket-hub.js';
+import type { SocketRegistry } from './realtime/socket-registry.js';
 import type { Voice } from './voice/voice.js';
 
 /**
@@ -19,6 +21,10 @@ export interface AppContext {
   readonly bus: Bus;
   /** This instance's `/ws` sockets and the bus topics they listen to. */
   readonly hub: SocketHub;
+  /** This instance's JSON sockets by user and session: caps, logout and expiry reach them. */
+  readonly sockets: SocketRegistry;
+  /** Message budgets per user across their sockets (and instances, with Redis). */
+  readonly userMessages: UserMessageLimiter;
   /** Live presence: REST reads it, `/ws` messages change it. */
   readonly presence: PresenceService;
   /** Where REST announces channel changes: to sockets on every instance, and to the audio. */

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
 import { isInternalRequest } from './auth/internal-request.js';
 import { registerAuthenticationGate } from './auth/authentication-gate.js';
@@ -23,6 +24,7 @@ import { registerJsonOnlyApi } from './http/json-only.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
+import { loggerOptions } from './logging/logger-options.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
 import { compose } from './compose.js';
 import { registerWsRoute } from './realtime/ws-route.js';
@@ -41,12 +43,11 @@ export interface BuildAppOptions {
   serveClient?: boolean;
   /** Pino logger options; tests pass `false` to keep output quiet. */
   logger?: boolean | object;
+  /** Production's logger, writing here instead of stdout (a test that reads the log). */
+  logStream?: DestinationStream;
   /** Shorter call timers for tests (a 30 s ring makes a slow test). */
   callTimings?: Partial<CallTimings>;
 }
-
-/** Secrets and cookies never reach the log. */
-const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
 /** A hop count becomes "trust the nearest n hops"; addresses and false pass through. */
 const fastifyTrustProxy = (setting: Config['trustProxy']) =>
@@ -55,13 +56,15 @@ const fastifyTrustProxy = (setting: Config['trustProxy']) =>
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: REDACT },
+    logger: options.logStream
+      ? loggerOptions(config.logLevel, options.logStream)
+      : (options.logger ?? loggerOptions(config.logLevel)),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
   registerRouteCatalog(app);
   // Everything routes share exists before the first route registers; routes only read it.
-  const composition = compose({ config, database, log: app.log, callTimings: options.callTimings });
+  const composition = await compose({ config, database, log: app.log, callTimings: options.callTimings });
   app.decorate('ctx', composition.ctx);
   app.addHook('onClose', () => composition.close());
 

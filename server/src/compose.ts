@@ -11,8 +11,10 @@ import { RedisPresenceStore } from './presence/redis-presence-store.js';
 import { createCounters } from './limits/counters.js';
 import { InProcessBus, type Bus } from './realtime/bus.js';
 import { busChannelEvents } from './realtime/channel-event-publisher.js';
+import { UserMessageLimiter } from './limits/user-message-limiter.js';
 import { RedisBus } from './realtime/redis-bus.js';
 import { SocketHub } from './realtime/socket-hub.js';
+import { SocketRegistry } from './realtime/socket-registry.js';
 import { UsageSweeper } from './usage/usage-sweeper.js';
 import { meterEmbeddedVoice } from './usage/voice-metering.js';
 import { createVoice } from './voice/voice.js';
@@ -42,7 +44,12 @@ export interface Composition {
  * route registers: the bus (in-process or Redis), presence, the channel events REST publishes (with
  * the voice provider's effects applied), the call service, voice, and the background timers.
  */
-export function compose({ config, database, log, callTimings }: ComposeOptions): Composition {
+export async function compose({
+  config,
+  database,
+  log,
+  callTimings,
+}: ComposeOptions): Promise<Composition> {
   const { db } = database;
   const onRedisError = (error: unknown) => log.error({ err: error }, 'redis error');
   const bus: Bus = config.redisUrl
@@ -58,8 +65,15 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
     onError: onRedisError,
   });
   const hub = new SocketHub(bus);
+  const sockets = new SocketRegistry(bus, log);
+  await sockets.start();
+  const userMessages = new UserMessageLimiter(
+    config.redisUrl
+      ? { url: config.redisUrl, prefix: config.redisPrefix, onError: onRedisError }
+      : undefined,
+  );
   const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
-  const voice = createVoice(config, log);
+  const voice = createVoice(config, db, log);
   // REST changes reach the sockets (through the bus) and the audio (through the provider).
   const channelEvents = withVoiceEffects(busChannelEvents(bus, db, log), voice.provider, log);
   const calls = new CallService({
@@ -82,8 +96,14 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
     }
   });
   const stopMetering = voice.sfu ? meterEmbeddedVoice(voice.sfu, db, log) : () => undefined;
+  // A sign-in session that ends (logout, expiry) takes its voice with it.
+  sockets.onSessionEnded((sessionId) => voice.sfu?.disconnectSignInSession(sessionId));
 
-  const sweeper = new UsageSweeper(db, presence, log);
+  // Built-in SFU: the connections it holds are seen; LiveKit: connections of users whose socket is.
+  const sweeper = new UsageSweeper(db, () => ({
+    connectionIds: voice.sfu?.connectionIds() ?? [],
+    userIds: voice.sfu ? [] : hub.userIds(),
+  }));
   const timers = [
     setInterval(() => {
       presence.reap().catch((error: unknown) => log.error({ err: error }, 'presence reap failed'));
@@ -100,6 +120,8 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
     counters,
     bus,
     hub,
+    sockets,
+    userMessages,
     presence,
     channelEvents,
     calls,
@@ -111,6 +133,9 @@ export function compose({ config, database, log, callTimings }: ComposeOptions):
       for (const timer of timers) clearInterval(timer);
       stopMetering();
       calls.close();
+      presence.close();
+      await sockets.close();
+      await userMessages.close();
       await presenceStore.close();
       await counters.close();
       await bus.close();

@@ -8,6 +8,12 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/**
+ * A session's id as the server refers to it (sockets, voice tokens, the bus): the hash stored in the
+ * table, never the cookie's token, from which it cannot be turned back.
+ */
+export const sessionIdOf = hash;
+
 export type SessionUser = typeof users.$inferSelect;
 
 /** Creates a fresh session (a new id every sign-in) and returns the token for the cookie. */
@@ -26,12 +32,22 @@ export async function createSession(
   return token;
 }
 
-export async function findSession(
-  db: Database,
-  token: string,
-): Promise<{ user: SessionUser; idToken: string | null } | null> {
+export interface FoundSession {
+  user: SessionUser;
+  idToken: string | null;
+  /** `sessionIdOf(token)`. */
+  sessionId: string;
+  expiresAt: Date;
+}
+
+export async function findSession(db: Database, token: string): Promise<FoundSession | null> {
   const rows = await db
-    .select({ user: users, idToken: sessions.idToken })
+    .select({
+      user: users,
+      idToken: sessions.idToken,
+      sessionId: sessions.idHash,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, hash(token)), gt(sessions.expiresAt, new Date())))
@@ -45,4 +61,14 @@ export async function deleteSession(db: Database, token: string): Promise<void> 
 
 export async function deleteExpiredSessions(db: Database, now = new Date()): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}
+
+/** Whether a session (by `sessionIdOf`) still exists and has not expired. */
+export async function isSessionLive(db: Database, sessionId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: sessions.idHash })
+    .from(sessions)
+    .where(and(eq(sessions.idHash, sessionId), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return rows.length > 0;
 }

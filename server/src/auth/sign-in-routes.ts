@@ -5,7 +5,14 @@ import { API_PATHS } from '../../../protocol/api-paths.js';
 import { currentUser } from './require-user.js';
 import type { RelyingParty } from './relying-party.js';
 import { safeReturnTo } from './return-to.js';
-import { createSession, deleteSession, findSession, SESSION_COOKIE, SESSION_TTL_MS } from './session-store.js';
+import {
+  createSession,
+  deleteSession,
+  findSession,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionIdOf,
+} from './session-store.js';
 import { upsertUserFromClaims, type IdentityClaims } from './user-accounts.js';
 import { toUserView } from './user-view.js';
 import { unauthorized } from '../http/errors.js';
@@ -67,6 +74,11 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
       );
 
   const signInLimit = { public: true, rateLimit: { max: 60, timeWindow: '1 minute' } };
+  /** The session is gone for REST at once, and its open sockets (and voice) close on every instance. */
+  const endSession = async (token: string) => {
+    await deleteSession(database.db, token);
+    await app.ctx.sockets.endSession(sessionIdOf(token));
+  };
 
   app.get(API_PATHS.login, { config: signInLimit }, async (request, reply) => {
     const query = z.object({ returnTo: z.string().optional() }).safeParse(request.query);
@@ -131,7 +143,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     );
     // A new session id at every sign-in; the previous one (if any) is ended.
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await deleteSession(database.db, previous);
+    if (previous) await endSession(previous);
     const token = await createSession(database.db, user.id, tokens.id_token);
     reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, maxAge: SESSION_TTL_MS / 1000 });
     request.log.info({ userId: user.id }, 'signed in');
@@ -143,7 +155,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     let idToken: string | null = null;
     if (token) {
       idToken = (await findSession(database.db, token))?.idToken ?? null;
-      await deleteSession(database.db, token);
+      await endSession(token);
     }
     reply.clearCookie(SESSION_COOKIE, cookieBase);
     const home = new URL('/', config.publicUrl).href;

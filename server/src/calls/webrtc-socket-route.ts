@@ -16,6 +16,8 @@ import { SignalRoomMember } from './signal-room.js';
 
 /** A negotiation trickles a few dozen candidates at once; more than this is not a browser. */
 export const WEBRTC_RATE = { perSecond: 50, burst: 100 };
+/** A call has two parties; a user's sockets together stay within a few negotiations' worth. */
+export const WEBRTC_USER_BUDGET = { points: 300, duration: 5 };
 
 interface SignalSocket {
   socket: ClientSocket;
@@ -54,6 +56,7 @@ export function registerWebrtcSocketRoute(app: FastifyInstance): void {
     path: WEBRTC_WS_PATH,
     name: 'webrtc',
     rate: WEBRTC_RATE,
+    userBudget: WEBRTC_USER_BUDGET,
     router,
     opened: async (socket) => ({
       socket,

@@ -152,7 +152,11 @@ export const blocks = pgTable(
   ],
 );
 
-/** One voice connection's metered time; minutes are fixed when it ends (rounded up). */
+/**
+ * One voice connection's metered time; minutes are fixed when it ends (rounded up). The voice server
+ * (built-in SFU join/leave, LiveKit's webhooks) opens and closes the row; a row the client opened
+ * with `POST /api/usage/session/start` bills nothing until a connection claims it (decision 016).
+ */
 export const usageSessions = pgTable(
   'usage_sessions',
   {
@@ -167,8 +171,20 @@ export const usageSessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
     participantMinutes: integer('participant_minutes'),
     endReason: text('end_reason'),
+    /** The voice token identity (`<userId>-<ms>-<random>`) of the connection metered here. */
+    voiceIdentity: text('voice_identity'),
+    /** The voice server's id of that connection (LiveKit's participant sid): one row per connection. */
+    voiceConnection: text('voice_connection'),
+    /**
+     * The last time this server saw the connection (the built-in SFU holds it; with LiveKit, the
+     * user's socket is open). After a crash the row ends here, so downtime is never billed.
+     */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
-  (t) => [index('usage_sessions_user_started').on(t.userId, t.startedAt)],
+  (t) => [
+    index('usage_sessions_user_started').on(t.userId, t.startedAt),
+    uniqueIndex('usage_sessions_voice_connection').on(t.voiceConnection),
+  ],
 );
 
 export const CALL_STATUSES = ['ringing', 'active', 'ended', 'declined', 'missed'] as const;

@@ -1,30 +1,52 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChannelClientMessage, MemberUpdate } from '../../../protocol/sockets.js';
-import { toChannelMember } from '../channels/member-view.js';
+import type { ChannelClientMessage } from '../../../protocol/sockets.js';
 import { findMembership, memberRows } from '../channels/membership-store.js';
 import type { Database } from '../db/database.js';
 import { channelMembers } from '../db/schema.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
 import type { SocketHub } from '../realtime/socket-hub.js';
+import { MemberAnnouncer } from './member-announcer.js';
 import type { MemberPresence, PresenceReader } from './presence-reader.js';
-import { mergePresence, type PresenceStore, type UserPresenceState } from './presence-store.js';
+import {
+  mergePresence,
+  samePresence,
+  type PresenceChange,
+  type PresenceStore,
+} from './presence-store.js';
 import { PresenceTracker } from './presence-tracker.js';
 
 /**
  * Live presence (DESIGN §3 "Members and presence"): online while a `/ws` socket is open anywhere,
- * active in a channel after join_channel, talking after start_talking. Every change is pushed as
- * member_update to the channel's viewers on every instance.
+ * active in a channel after join_channel, talking after start_talking. A change of what a channel's
+ * viewers see is pushed as member_update to them on every instance (coalesced per channel); a
+ * message that changes nothing they see pushes nothing.
  */
 export class PresenceService implements PresenceReader {
   private readonly tracker = new PresenceTracker();
+  private readonly announcer: MemberAnnouncer;
 
   constructor(
-    private readonly deps: { db: Database; store: PresenceStore; bus: Bus; hub: SocketHub; log: FastifyBaseLogger },
-  ) {}
+    private readonly deps: {
+      db: Database;
+      store: PresenceStore;
+      bus: Bus;
+      hub: SocketHub;
+      log: FastifyBaseLogger;
+    },
+  ) {
+    this.announcer = new MemberAnnouncer({
+      rows: (channelId, userIds) => memberRows(deps.db, channelId, userIds),
+      bus: deps.bus,
+      onError: (error) => deps.log.error({ err: error }, 'member_update not published'),
+    });
+  }
 
-  async presenceIn(channelId: number, userIds: readonly string[]): Promise<ReadonlyMap<string, MemberPresence>> {
+  async presenceIn(
+    channelId: number,
+    userIds: readonly string[],
+  ): Promise<ReadonlyMap<string, MemberPresence>> {
     const states = await this.deps.store.read(userIds);
     const result = new Map<string, MemberPresence>();
     for (const [userId, list] of states) result.set(userId, mergePresence(list, channelId));
@@ -33,17 +55,14 @@ export class PresenceService implements PresenceReader {
 
   async socketOpened(socket: ClientSocket): Promise<void> {
     this.tracker.open(socket.userId, socket.id);
-    const first = await this.deps.hub.add(socket);
-    const states = await this.save(socket.userId);
-    if (first) await this.announceEverywhere(socket.userId, states);
+    await this.deps.hub.add(socket);
+    await this.announceChange(socket.userId, await this.save(socket.userId));
   }
 
   async socketClosed(socket: ClientSocket): Promise<void> {
-    const channels = this.tracker.close(socket.userId, socket.id);
-    const last = await this.deps.hub.remove(socket);
-    const states = await this.save(socket.userId);
-    if (last) await this.announceEverywhere(socket.userId, states);
-    else for (const channelId of channels) await this.announce(channelId, socket.userId, states);
+    this.tracker.close(socket.userId, socket.id);
+    await this.deps.hub.remove(socket);
+    await this.announceChange(socket.userId, await this.save(socket.userId));
   }
 
   /** Channel messages act for the socket's own user; a non-member's message changes nothing. */
@@ -56,7 +75,10 @@ export class PresenceService implements PresenceReader {
       return;
     }
     if (!(await findMembership(this.deps.db, channelId, userId))) {
-      this.deps.log.info({ userId, channelId, type: message.type }, 'socket message for a channel the user is not in');
+      this.deps.log.info(
+        { userId, channelId, type: message.type },
+        'socket message for a channel the user is not in',
+      );
       return;
     }
     if (!this.tracker.joined(userId, socketId, channelId)) {
@@ -65,7 +87,7 @@ export class PresenceService implements PresenceReader {
     }
     if (message.type === 'start_talking') this.tracker.setTalking(userId, socketId, channelId, true);
     if (message.type === 'stop_talking') this.tracker.setTalking(userId, socketId, channelId, false);
-    await this.announce(channelId, userId, await this.save(userId));
+    await this.announceChange(userId, await this.save(userId));
   }
 
   /** Takes a socket out of a channel it may no longer see (removed, or the channel was deleted). */
@@ -76,39 +98,53 @@ export class PresenceService implements PresenceReader {
   /** Users of a crashed instance: tell their channels what the surviving instances now know. */
   async reap(): Promise<void> {
     for (const userId of await this.deps.store.reapDeadInstances()) {
-      const states = (await this.deps.store.read([userId])).get(userId) ?? [];
-      await this.announceEverywhere(userId, states);
+      const after = (await this.deps.store.read([userId])).get(userId) ?? [];
+      for (const channelId of await this.channelsOf(userId)) {
+        this.announcer.announce(channelId, userId, mergePresence(after, channelId));
+      }
     }
   }
 
-  /**
-   * Publishes the member's card to the channel's viewers on every instance, with the presence the
-   * store answered when this change was saved (no second read).
-   */
-  private async announce(channelId: number, userId: string, states: UserPresenceState[]): Promise<void> {
-    const [row] = await memberRows(this.deps.db, channelId, [userId]);
-    if (!row) return;
-    const member = toChannelMember(row, mergePresence(states, channelId));
-    const update: MemberUpdate = { type: 'member_update', channelId, member };
-    await this.deps.bus.publish(channelTopic(channelId), update);
+  close(): void {
+    this.announcer.close();
   }
 
   private async leave(socket: ClientSocket, channelId: number): Promise<void> {
     this.tracker.leave(socket.userId, socket.id, channelId);
     await this.deps.hub.leave(socket, channelTopic(channelId));
-    await this.announce(channelId, socket.userId, await this.save(socket.userId));
+    await this.announceChange(socket.userId, await this.save(socket.userId));
   }
 
-  private async announceEverywhere(userId: string, states: UserPresenceState[]): Promise<void> {
+  /**
+   * Announces the channels whose card of the user changed with this save, judged on the states the
+   * store answered atomically with it: going online or offline touches every channel of the user,
+   * joining, leaving or talking only the channels named in the states.
+   */
+  private async announceChange(userId: string, change: PresenceChange): Promise<void> {
+    const wasOnline = change.before.length > 0;
+    const isOnline = change.after.length > 0;
+    const named = new Set<number>();
+    for (const state of [...change.before, ...change.after]) {
+      for (const key of Object.keys(state.channels)) named.add(Number(key));
+    }
+    const channels = wasOnline === isOnline ? named : await this.channelsOf(userId);
+    for (const channelId of channels) {
+      const before = mergePresence(change.before, channelId);
+      const after = mergePresence(change.after, channelId);
+      if (!samePresence(before, after)) this.announcer.announce(channelId, userId, after);
+    }
+  }
+
+  private async channelsOf(userId: string): Promise<Set<number>> {
     const rows = await this.deps.db
       .select({ channelId: channelMembers.channelId })
       .from(channelMembers)
       .where(eq(channelMembers.userId, userId));
-    for (const { channelId } of rows) await this.announce(channelId, userId, states);
+    return new Set(rows.map((row) => row.channelId));
   }
 
-  /** Saves this instance's view of the user; answers the user's states on every live instance. */
-  private save(userId: string): Promise<UserPresenceState[]> {
+  /** Saves this instance's view of the user; answers the states before and after, everywhere. */
+  private save(userId: string): Promise<PresenceChange> {
     const state = this.tracker.stateOf(userId);
     return state ? this.deps.store.put(userId, state) : this.deps.store.remove(userId);
   }

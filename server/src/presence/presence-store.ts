@@ -9,20 +9,30 @@ export interface UserPresenceState {
  * Shared presence: each instance writes the users it holds sockets for; reads merge every live
  * instance. In memory for one process, Redis across instances (a crashed instance's entries expire).
  */
+/** The user's states on every live instance just before and just after one save. */
+export interface PresenceChange {
+  before: UserPresenceState[];
+  after: UserPresenceState[];
+}
+
 export interface PresenceStore {
   /**
-   * Saves this instance's state of the user and answers the user's states on every live instance
-   * (this one included), read in the same round trip, so the change can be announced at once.
+   * Saves this instance's state of the user. Answers the user's states on every live instance just
+   * before and after the write, read atomically with it, so a change is announced exactly when what
+   * others see changed, and without reading again.
    */
-  put(userId: string, state: UserPresenceState): Promise<UserPresenceState[]>;
-  /** Forgets the user on this instance; answers what the other live instances still hold. */
-  remove(userId: string): Promise<UserPresenceState[]>;
+  put(userId: string, state: UserPresenceState): Promise<PresenceChange>;
+  /** Forgets the user on this instance; `after` is what the other live instances still hold. */
+  remove(userId: string): Promise<PresenceChange>;
   /** Every live instance's state for each user; a user absent from the map is offline everywhere. */
   read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>>;
   /** Users held by instances found dead since the last call, so their members can be told. */
   reapDeadInstances(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+export const samePresence = (a: MemberPresence, b: MemberPresence) =>
+  a.isOnline === b.isOnline && a.isActiveInChannel === b.isActiveInChannel && a.isTalking === b.isTalking;
 
 /** A user's presence in one channel, merged over the instances that hold their sockets. */
 export function mergePresence(states: readonly UserPresenceState[] | undefined, channelId: number): MemberPresence {
@@ -38,15 +48,17 @@ export function mergePresence(states: readonly UserPresenceState[] | undefined, 
 export class MemoryPresenceStore implements PresenceStore {
   private readonly states = new Map<string, UserPresenceState>();
 
-  async put(userId: string, state: UserPresenceState): Promise<UserPresenceState[]> {
+  async put(userId: string, state: UserPresenceState): Promise<PresenceChange> {
+    const before = this.states.get(userId);
     const saved = structuredClone(state);
     this.states.set(userId, saved);
-    return [saved];
+    return { before: before ? [before] : [], after: [saved] };
   }
 
-  async remove(userId: string): Promise<UserPresenceState[]> {
+  async remove(userId: string): Promise<PresenceChange> {
+    const before = this.states.get(userId);
     this.states.delete(userId);
-    return [];
+    return { before: before ? [before] : [], after: [] };
   }
 
   async read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>> {

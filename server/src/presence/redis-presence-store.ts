@@ -1,26 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { PresenceStore, UserPresenceState } from './presence-store.js';
+import type { PresenceChange, PresenceStore, UserPresenceState } from './presence-store.js';
 
 /**
- * Writes (or deletes, when ARGV[2] is empty) this instance's entry of a user and returns the user's
- * entries on every instance whose heartbeat is recent, in one round trip.
+ * Writes (or deletes, when ARGV[4] is empty) this instance's entry of a user, and returns the user's
+ * entries on every instance whose heartbeat is recent just before and just after, atomically.
  * KEYS: instances sorted set. ARGV: hash key prefix, this instance id, user id, state JSON or '',
  * oldest live heartbeat (ms).
  */
 const SAVE_AND_READ = `
+local live = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[5], '+inf')
+local function read()
+  local states = {}
+  for _, instance in ipairs(live) do
+    local value = redis.call('HGET', ARGV[1] .. instance, ARGV[3])
+    if value then table.insert(states, value) end
+  end
+  return states
+end
+local before = read()
 local own = ARGV[1] .. ARGV[2]
 if ARGV[4] == '' then
   redis.call('HDEL', own, ARGV[3])
 else
   redis.call('HSET', own, ARGV[3], ARGV[4])
 end
-local states = {}
-for _, instance in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[5], '+inf')) do
-  local value = redis.call('HGET', ARGV[1] .. instance, ARGV[3])
-  if value then table.insert(states, value) end
-end
-return states
+return { before, read() }
 `;
 
 /**
@@ -57,19 +62,23 @@ export class RedisPresenceStore implements PresenceStore {
     this.timer.unref();
   }
 
-  put(userId: string, state: UserPresenceState): Promise<UserPresenceState[]> {
+  put(userId: string, state: UserPresenceState): Promise<PresenceChange> {
     return this.saveAndRead(userId, JSON.stringify(state));
   }
 
-  remove(userId: string): Promise<UserPresenceState[]> {
+  remove(userId: string): Promise<PresenceChange> {
     return this.saveAndRead(userId, '');
   }
 
-  private async saveAndRead(userId: string, state: string): Promise<UserPresenceState[]> {
+  private async saveAndRead(userId: string, state: string): Promise<PresenceChange> {
     const oldestLive = Date.now() - this.liveMs;
     const args = [this.hashPrefix, this.instanceId, userId, state, oldestLive];
-    const values = (await this.redis.eval(SAVE_AND_READ, 1, this.instances, ...args)) as string[];
-    return values.map((value) => JSON.parse(value) as UserPresenceState);
+    const [before, after] = (await this.redis.eval(SAVE_AND_READ, 1, this.instances, ...args)) as [
+      string[],
+      string[],
+    ];
+    const parse = (values: string[]) => values.map((value) => JSON.parse(value) as UserPresenceState);
+    return { before: parse(before), after: parse(after) };
   }
 
   async read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>> {

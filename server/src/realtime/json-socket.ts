@@ -3,14 +3,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_CLOSE_CODES, WS_MAX_MESSAGE_BYTES } from '../../../protocol/sockets.js';
 import { PROTOCOL_VERSION } from '../../../protocol/version.js';
-import { currentUser } from '../auth/require-user.js';
+import { currentSession } from '../auth/require-user.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { isSameOrigin } from '../http/same-origin.js';
 import { TokenBucket } from '../limits/token-bucket.js';
+import { LogThrottle } from '../logging/log-throttle.js';
+import type { UserMessageBudget } from '../limits/user-message-limiter.js';
 import type { ClientSocket } from './client-socket.js';
 import { rawBuffer } from './raw-data.js';
 import { watchLiveness } from './socket-liveness.js';
+import type { SessionSocket } from './socket-registry.js';
 import type { SocketRouter } from './socket-router.js';
+
+const DROP_LOG_INTERVAL_MS = 60_000;
 
 export interface JsonSocketRoute<S> {
   path: string;
@@ -18,6 +23,8 @@ export interface JsonSocketRoute<S> {
   name: string;
   /** Per socket: past this the socket floods and is closed (1008). */
   rate: { perSecond: number; burst: number };
+  /** Per user over all their sockets of this route, on every instance: past it, likewise. */
+  userBudget: UserMessageBudget;
   router: SocketRouter<S>;
   /** Runs before any message of the socket is handled; what it returns is given to every handler. */
   opened(socket: ClientSocket): Promise<S>;
@@ -27,23 +34,27 @@ export interface JsonSocketRoute<S> {
 
 /**
  * A JSON socket of signed-in users (`/ws`, `/ws/webrtc`; DESIGN §3 "Requests and sockets"). The
- * upgrade needs a same-origin page and a session (403 / 401 otherwise). Each message is at most
- * 16 KB of JSON that its route's schema accepts, else it is logged and dropped; a socket that floods
- * is closed; messages are handled one at a time, in order; dead sockets are found by ping/pong.
+ * upgrade needs a same-origin page and a session (403 / 401 otherwise); a user holds at most
+ * `MAX_SOCKETS_PER_USER` of them. Each message is at most 16 KB of JSON that its route's schema
+ * accepts, else it is logged and dropped; a socket that floods, or whose user spends their budget
+ * over all their sockets, is closed; messages are handled one at a time, in order; dead sockets are
+ * found by ping/pong; the socket closes when its session ends (logout, expiry) anywhere.
  */
 export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRoute<S>): void {
+  const { sockets, userMessages } = app.ctx;
   const alive = watchLiveness(app);
   route.router.assertComplete();
+  userMessages.define(route.name, route.userBudget);
 
   const checkUpgrade = async (request: FastifyRequest) => {
     if (!isSameOrigin(request, app.ctx.config.publicUrl))
       throw forbidden('Cross-origin socket refused');
-    if (!(await currentUser(request))) throw unauthorized();
+    if (!(await currentSession(request))) throw unauthorized();
   };
 
   app.get(route.path, { websocket: true, onRequest: checkUpgrade }, async (ws, request) => {
-    const user = await currentUser(request);
-    if (!user) return ws.close(WS_CLOSE_CODES.unauthorized, 'Unauthorized');
+    const session = await currentSession(request);
+    if (!session) return ws.close(WS_CLOSE_CODES.unauthorized, 'Unauthorized');
     const version = (request.query as { v?: string }).v;
     if (version !== undefined && version !== String(PROTOCOL_VERSION)) {
       return ws.close(
@@ -51,11 +62,17 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
         `Protocol version ${PROTOCOL_VERSION} required`,
       );
     }
-    const socket = clientSocket(ws, user.id);
-    const log = request.log.child({ socket: route.name, socketId: socket.id, userId: user.id });
+    const socket = sessionSocket(ws, route.name, session);
+    const userId = session.user.id;
+    const log = request.log.child({ socket: route.name, socketId: socket.id, userId });
+    if (!sockets.add(socket)) {
+      log.warn('too many sockets for one user; refused');
+      return ws.close(WS_CLOSE_CODES.tooManySockets, 'Too many open sockets');
+    }
     const rate = new TokenBucket(route.rate);
     let state: S | undefined;
     let closing = false;
+    let flooded = false;
     let queue: Promise<unknown> = route.opened(socket).then(
       (opened) => {
         state = opened;
@@ -68,15 +85,21 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
 
-    const drop = (reason: string) => log.warn({ reason }, 'socket message dropped');
+    // One line per socket per minute, however many bad frames it sends; the count says the rest.
+    const throttle = new LogThrottle(DROP_LOG_INTERVAL_MS);
+    const drop = (reason: string) => {
+      const take = throttle.take('dropped');
+      if (take.log) log.warn({ reason, suppressed: take.suppressed }, 'socket message dropped');
+    };
+    const flooding = (why: string) => {
+      closing = true;
+      flooded = true;
+      log.warn(why);
+      ws.close(WS_CLOSE_CODES.flooding, 'Too many messages');
+    };
     ws.on('message', (data, isBinary) => {
       if (closing) return;
-      if (!rate.take()) {
-        closing = true;
-        log.warn('socket flooding; closing it');
-        ws.close(WS_CLOSE_CODES.flooding, 'Too many messages');
-        return;
-      }
+      if (!rate.take()) return flooding('socket flooding; closing it');
       const buffer = rawBuffer(data);
       if (isBinary || buffer.byteLength > WS_MAX_MESSAGE_BYTES) return drop('binary or over 16 KB');
       let parsed: unknown;
@@ -87,7 +110,10 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
       }
       queue = queue
         .then(async () => {
-          if (state === undefined) return;
+          if (state === undefined || flooded) return;
+          if (!(await userMessages.take(route.name, userId))) {
+            return flooding('user over their message budget across sockets; closing this one');
+          }
           const dropped = await route.router.dispatch(state, parsed);
           if (dropped) drop(dropped);
         })
@@ -97,6 +123,9 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
     ws.on('close', () => {
       closing = true;
       alive.delete(ws);
+      sockets.remove(socket);
+      const unlogged = throttle.pending('dropped');
+      if (unlogged) log.warn({ suppressed: unlogged }, 'socket closed; dropped messages not logged');
       queue = queue
         .then(() => (state === undefined ? undefined : route.closed(state)))
         .catch((error: unknown) => log.error({ err: error }, 'socket close failed'));
@@ -104,10 +133,17 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
   });
 }
 
-function clientSocket(ws: WebSocket, userId: string): ClientSocket {
+function sessionSocket(
+  ws: WebSocket,
+  route: string,
+  session: { user: { id: string }; sessionId: string; expiresAt: Date },
+): SessionSocket {
   return {
     id: randomUUID(),
-    userId,
+    userId: session.user.id,
+    route,
+    sessionId: session.sessionId,
+    sessionExpiresAt: session.expiresAt.getTime(),
     send: (message) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     },

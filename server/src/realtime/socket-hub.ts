@@ -44,6 +44,11 @@ export class SocketHub {
     return false;
   }
 
+  /** Users with at least one socket on this instance. */
+  userIds(): string[] {
+    return [...this.byUser.keys()];
+  }
+
   hasUser(userId: string): boolean {
     return this.byUser.has(userId);
   }

@@ -19,6 +19,8 @@ import { SocketRouter } from './socket-router.js';
 
 /** DESIGN §3 / decision 004: bursts of 40 messages, 20 a second sustained, per socket. */
 export const WS_RATE = { perSecond: 20, burst: 40 };
+/** decision 016: a user's sockets together get what one busy socket gets, whatever their number. */
+export const WS_USER_BUDGET = { points: 100, duration: 5 };
 
 /**
  * `/ws`: presence and call state. Every message a client may send (protocol/sockets.ts
@@ -41,6 +43,7 @@ export function registerWsRoute(app: FastifyInstance): void {
     path: WS_PATH,
     name: 'ws',
     rate: WS_RATE,
+    userBudget: WS_USER_BUDGET,
     router,
     opened: async (socket) => {
       await presence.socketOpened(socket);

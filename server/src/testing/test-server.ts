@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../app.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { parseEnv } from '../config/env.js';
@@ -32,6 +33,7 @@ export async function freePort(): Promise<number> {
 export async function startTestServer(
   database: DatabaseHandle,
   env: Record<string, string> = {},
+  options: { logStream?: DestinationStream } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -44,7 +46,13 @@ export async function startTestServer(
       ...env,
     }),
   );
-  const app = await buildApp({ config, database, serveClient: false, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    serveClient: false,
+    logger: false,
+    logStream: options.logStream,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, config, database, baseUrl, close: () => app.close() };
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mayConnect, sessionMinutes, usageFigures, utcMonth, warningLevelFor } from './usage-figures.js';
+import {
+  mayConnect,
+  sessionMinutes,
+  usageFigures,
+  utcMonth,
+  warningLevelFor,
+} from './usage-figures.js';
 
 describe('usage figures', () => {
   it('reports an unused month', () => {
@@ -45,9 +51,17 @@ describe('usage figures', () => {
   it('is over the limit from the last free minute on, and bills the overage to the cent', () => {
     expect(usageFigures(9_999, false).isOverLimit).toBe(false);
     const atLimit = usageFigures(10_000, false);
-    expect(atLimit).toMatchObject({ isOverLimit: true, freeMinutesRemaining: 0, overageMinutes: 0, estimatedOverageCost: 0 });
+    expect(atLimit).toMatchObject({
+      isOverLimit: true,
+      freeMinutesRemaining: 0,
+      overageMinutes: 0,
+      estimatedOverageCost: 0,
+    });
     expect(usageFigures(10_001, false).estimatedOverageCost).toBe(0.01); // 0.006 rounds up to a cent
-    expect(usageFigures(10_250, false)).toMatchObject({ overageMinutes: 250, estimatedOverageCost: 1.5 });
+    expect(usageFigures(10_250, false)).toMatchObject({
+      overageMinutes: 250,
+      estimatedOverageCost: 1.5,
+    });
     expect(usageFigures(11_234, false).estimatedOverageCost).toBe(7.4); // 7.404
     expect(usageFigures(10_834, false).estimatedOverageCost).toBe(5.0); // 5.004
   });
@@ -70,6 +84,8 @@ describe('usage figures', () => {
     const { start, end } = utcMonth(new Date('2026-12-31T23:59:59.999Z'));
     expect(start.toISOString()).toBe('2026-12-01T00:00:00.000Z');
     expect(end.toISOString()).toBe('2027-01-01T00:00:00.000Z');
-    expect(utcMonth(new Date('2027-01-01T00:00:00.000Z')).start.toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(utcMonth(new Date('2027-01-01T00:00:00.000Z')).start.toISOString()).toBe(
+      '2027-01-01T00:00:00.000Z',
+    );
   });
 });

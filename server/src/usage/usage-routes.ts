@@ -10,8 +10,8 @@ import { requireUser } from '../auth/require-user.js';
 import { forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { mayConnect } from './usage-figures.js';
 import {
-  endUsageSession,
   findUsageSession,
+  reportUsageSession,
   setPayAsYouGo,
   startUsageSession,
   usageOf,
@@ -51,7 +51,6 @@ export function registerUsageRoutes(app: FastifyInstance): void {
     const session = await findUsageSession(db(), sessionId);
     if (!session) throw notFound('Usage session not found');
     if (session.userId !== user.id) throw forbidden('Not your usage session');
-    const participantMinutes = await endUsageSession(db(), session, 'client');
-    return { participantMinutes };
+    return { participantMinutes: reportUsageSession(session) };
   });
 }

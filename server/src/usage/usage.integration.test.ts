@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageSessions } from '../db/schema.js';
-import type { PresenceReader } from '../presence/presence-reader.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
 import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { UsageSweeper, endSessionsForClosedVoice } from './usage-sweeper.js';
+import { UsageSweeper } from './usage-sweeper.js';
+import { closeVoiceUsage, openVoiceUsage, touchVoiceUsage } from './voice-usage.js';
 
 describe.each(testDatabases())('usage metering on $name', (database) => {
   let server: TestServer;
@@ -22,8 +22,14 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
       .where(eq(usageSessions.id, sessionId));
   };
   const start = async (client: TestClient) => {
-    const response = await client.request('/api/usage/session/start', { method: 'POST', json: { channelId } });
-    return { status: response.status, body: (await response.json()) as { sessionId?: string; message?: string } };
+    const response = await client.request('/api/usage/session/start', {
+      method: 'POST',
+      json: { channelId },
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { sessionId?: string; message?: string },
+    };
   };
 
   beforeAll(async () => {
@@ -34,8 +40,15 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
     member = new TestClient(server.baseUrl);
     await signInBuiltIn(member, { name: 'Max Member', email: 'max@example.com' });
     memberId = ((await (await member.request('/api/auth/user')).json()) as { id: string }).id;
-    channelId = ((await (await owner.request('/api/channels', { method: 'POST', json: { name: 'Metered' } })).json()) as { id: number }).id;
-    await owner.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: memberId } });
+    channelId = (
+      (await (
+        await owner.request('/api/channels', { method: 'POST', json: { name: 'Metered' } })
+      ).json()) as { id: number }
+    ).id;
+    await owner.request(`/api/channels/${channelId}/members`, {
+      method: 'POST',
+      json: { userId: memberId },
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -56,24 +69,52 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
     });
   });
 
-  it('meters a session in whole minutes and ends it only once', async () => {
+  it('bills nothing for sessions a client starts and ends without a voice connection', async () => {
     const { status, body } = await start(member);
     expect(status).toBe(200);
     await backdate(body.sessionId!, 2.5);
-    const end = await member.request('/api/usage/session/end', { method: 'POST', json: { sessionId: body.sessionId } });
-    expect(await end.json()).toEqual({ participantMinutes: 3 });
-    const again = await member.request('/api/usage/session/end', { method: 'POST', json: { sessionId: body.sessionId } });
-    expect(await again.json()).toEqual({ participantMinutes: 3 });
-    const usage = (await (await member.request('/api/usage')).json()) as { totalMonthlyMinutes: number };
-    expect(usage.totalMonthlyMinutes).toBe(3);
+    const end = await member.request('/api/usage/session/end', {
+      method: 'POST',
+      json: { sessionId: body.sessionId },
+    });
+    expect(await end.json()).toEqual({ participantMinutes: 0 });
+    const again = await member.request('/api/usage/session/end', {
+      method: 'POST',
+      json: { sessionId: body.sessionId },
+    });
+    expect(await again.json()).toEqual({ participantMinutes: 0 });
+    for (let i = 0; i < 5; i++) await start(member);
+    const usage = (await (await member.request('/api/usage')).json()) as {
+      totalMonthlyMinutes: number;
+    };
+    expect(usage.totalMonthlyMinutes).toBe(0);
   });
 
   it("refuses to end someone else's session and unknown sessions", async () => {
     const { body } = await start(member);
-    expect((await owner.request('/api/usage/session/end', { method: 'POST', json: { sessionId: body.sessionId } })).status).toBe(403);
-    expect((await member.request('/api/usage/session/end', { method: 'POST', json: { sessionId: 'nope' } })).status).toBe(404);
-    expect((await member.request('/api/usage/session/end', { method: 'POST', json: {} })).status).toBe(400);
-    await member.request('/api/usage/session/end', { method: 'POST', json: { sessionId: body.sessionId } });
+    expect(
+      (
+        await owner.request('/api/usage/session/end', {
+          method: 'POST',
+          json: { sessionId: body.sessionId },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await member.request('/api/usage/session/end', {
+          method: 'POST',
+          json: { sessionId: 'nope' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await member.request('/api/usage/session/end', { method: 'POST', json: {} })).status,
+    ).toBe(400);
+    await member.request('/api/usage/session/end', {
+      method: 'POST',
+      json: { sessionId: body.sessionId },
+    });
   });
 
   it('requires membership of the channel and a signed-in user', async () => {
@@ -81,14 +122,24 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
     expect((await start(outsider)).status).toBe(401);
     await signInBuiltIn(outsider, { name: 'Oz Outsider', email: 'oz@example.com' });
     expect((await start(outsider)).status).toBe(403);
-    expect((await outsider.request('/api/usage/session/start', { method: 'POST', json: { channelId: 'x' } })).status).toBe(400);
+    expect(
+      (
+        await outsider.request('/api/usage/session/start', {
+          method: 'POST',
+          json: { channelId: 'x' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('answers 429 over the allowance without pay-as-you-go, and connects with it', async () => {
     const heavy = new TestClient(server.baseUrl);
     await signInBuiltIn(heavy, { name: 'Hana Heavy', email: 'hana@example.com' });
     const heavyId = ((await (await heavy.request('/api/auth/user')).json()) as { id: string }).id;
-    await owner.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: heavyId } });
+    await owner.request(`/api/channels/${channelId}/members`, {
+      method: 'POST',
+      json: { userId: heavyId },
+    });
     await server.database.db.insert(usageSessions).values({
       userId: heavyId,
       channelId,
@@ -97,52 +148,101 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
       participantMinutes: 10_250,
     });
     const usage = (await (await heavy.request('/api/usage')).json()) as Record<string, unknown>;
-    expect(usage).toMatchObject({ isOverLimit: true, overageMinutes: 250, estimatedOverageCost: 1.5, warningLevel: 'critical' });
+    expect(usage).toMatchObject({
+      isOverLimit: true,
+      overageMinutes: 250,
+      estimatedOverageCost: 1.5,
+      warningLevel: 'critical',
+    });
     const refused = await start(heavy);
-    expect(refused).toEqual({ status: 429, body: { message: 'Free tier limit exceeded - cannot connect' } });
-    expect(await (await heavy.request('/api/usage/pay-as-you-go/enable', { method: 'POST' })).json()).toEqual({ payAsYouGoEnabled: true });
+    expect(refused).toEqual({
+      status: 429,
+      body: { message: 'Free tier limit exceeded - cannot connect' },
+    });
+    expect(
+      await (await heavy.request('/api/usage/pay-as-you-go/enable', { method: 'POST' })).json(),
+    ).toEqual({ payAsYouGoEnabled: true });
     expect((await start(heavy)).status).toBe(200);
     await heavy.request('/api/usage/pay-as-you-go/disable', { method: 'POST' });
     expect((await start(heavy)).status).toBe(429);
   });
 
-  it('closes sessions of a user whose socket has been gone for two minutes, billing until it went', async () => {
-    const { body } = await start(member);
-    let now = Date.now();
-    // Started exactly ten minutes before the socket goes: ten minutes billed, not the grace period.
-    await server.database.db
-      .update(usageSessions)
-      .set({ startedAt: new Date(now - 10 * 60_000) })
-      .where(eq(usageSessions.id, body.sessionId!));
-    // Everyone else stays online; only the member's socket goes away.
-    const offline = new Set<string>();
-    const presence: PresenceReader = {
-      presenceIn: async (_channel, ids) =>
-        new Map(ids.filter((id) => !offline.has(id)).map((id) => [id, { isOnline: true, isActiveInChannel: true, isTalking: false }])),
+  it('closes a connection the server stopped seeing at the moment it last saw it, never billing downtime', async () => {
+    const now = Date.now();
+    const minutesAgo = (m: number) => new Date(now - m * 60_000);
+    const crashed = {
+      userId: memberId,
+      channelId,
+      identity: `${memberId}-1-crashed`,
+      connectionId: 'conn-crashed',
     };
-    const sweeper = new UsageSweeper(server.database.db, presence, server.app.log, () => now);
-    expect(await sweeper.sweep()).toBe(0);
-    offline.add(memberId);
-    const wentAt = now;
-    expect(await sweeper.sweep()).toBe(0);
-    now += 119_000;
-    expect(await sweeper.sweep()).toBe(0);
-    now += 2_000;
+    const alive = {
+      userId: memberId,
+      channelId,
+      identity: `${memberId}-2-alive`,
+      connectionId: 'conn-alive',
+    };
+    await openVoiceUsage(server.database.db, crashed, minutesAgo(40));
+    await openVoiceUsage(server.database.db, alive, minutesAgo(40));
+    // The server saw both until it went down 30 minutes ago; since it came back, only one.
+    await touchVoiceUsage(
+      server.database.db,
+      { connectionIds: [crashed.connectionId, alive.connectionId] },
+      minutesAgo(30),
+    );
+    const sweeper = new UsageSweeper(
+      server.database.db,
+      () => ({ connectionIds: [alive.connectionId], userIds: [] }),
+      () => now,
+    );
     expect(await sweeper.sweep()).toBe(1);
-    const [row] = await server.database.db.select().from(usageSessions).where(eq(usageSessions.id, body.sessionId!));
-    expect(row!.endReason).toBe('socket-gone');
-    expect(row!.endedAt!.getTime()).toBe(wentAt);
-    expect(row!.participantMinutes).toBe(10);
+    const rows = await server.database.db
+      .select()
+      .from(usageSessions)
+      .where(eq(usageSessions.userId, memberId));
+    const row = (id: string) => rows.find((r) => r.voiceConnection === id)!;
+    expect(row(crashed.connectionId)).toMatchObject({
+      endReason: 'connection-lost',
+      participantMinutes: 10,
+    });
+    expect(row(crashed.connectionId).endedAt!.getTime()).toBe(minutesAgo(30).getTime());
+    expect(row(alive.connectionId).endedAt).toBeNull();
+    expect(row(alive.connectionId).lastSeenAt!.getTime()).toBe(now);
+    await closeVoiceUsage(server.database.db, alive, {
+      joinedAt: minutesAgo(40),
+      leftAt: new Date(now),
+    });
   });
 
-  it('closes the sessions a closed voice connection metered, not a newer reconnect', async () => {
-    const first = await start(member);
-    const connectedAt = new Date();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = await start(member);
-    expect(await endSessionsForClosedVoice(server.database.db, memberId, channelId, connectedAt)).toBe(1);
-    const rows = await server.database.db.select().from(usageSessions).where(eq(usageSessions.userId, memberId));
-    expect(rows.find((r) => r.id === first.body.sessionId)!.endReason).toBe('voice-closed');
-    expect(rows.find((r) => r.id === second.body.sessionId)!.endedAt).toBeNull();
+  it("lets a connection claim the client's session: billed from its join to its leave, whatever the client says", async () => {
+    const { body } = await start(member);
+    const connection = {
+      userId: memberId,
+      channelId,
+      identity: `${memberId}-3-claim`,
+      connectionId: 'conn-claim',
+    };
+    const joinedAt = new Date(Date.now() - 5.5 * 60_000);
+    await openVoiceUsage(server.database.db, connection, joinedAt);
+    // Ending the session early changes nothing: the connection is still on.
+    const early = await member.request('/api/usage/session/end', {
+      method: 'POST',
+      json: { sessionId: body.sessionId },
+    });
+    expect(await early.json()).toEqual({ participantMinutes: 6 });
+    const [open] = await server.database.db
+      .select()
+      .from(usageSessions)
+      .where(eq(usageSessions.id, body.sessionId!));
+    expect(open).toMatchObject({ voiceConnection: 'conn-claim', endedAt: null });
+    await closeVoiceUsage(server.database.db, connection, {
+      joinedAt,
+      leftAt: new Date(joinedAt.getTime() + 2.5 * 60_000),
+    });
+    const late = await member.request('/api/usage/session/end', {
+      method: 'POST',
+      json: { sessionId: body.sessionId },
+    });
+    expect(await late.json()).toEqual({ participantMinutes: 3 });
   });
 });

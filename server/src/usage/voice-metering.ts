@@ -2,11 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import type { Database } from '../db/database.js';
 import type { EmbeddedSfu } from '../voice/sfu/embedded-sfu.js';
-import { endSessionsForClosedVoice } from './usage-sweeper.js';
+import type { SfuConnectionEvent } from '../voice/sfu/sfu-events.js';
+import { closeVoiceUsage, openVoiceUsage, type VoiceConnection } from './voice-usage.js';
 
 /**
- * Usage sessions end when the built-in SFU connection they metered ends (DESIGN §3 "Usage
- * metering"), even if the browser never says so. Returns the unsubscribe function.
+ * Server-authoritative metering for the built-in SFU (issue 12 §8, decision 016): a participant's
+ * join opens its usage record (claiming the client's `session/start` row when there is one) and
+ * its leave closes it, whatever the client says or skips. Events of one connection are written in
+ * order. Returns the unsubscribe function.
  */
 export function meterEmbeddedVoice(
   sfu: EmbeddedSfu,
@@ -14,17 +17,37 @@ export function meterEmbeddedVoice(
   log: FastifyBaseLogger,
 ): () => void {
   const joinedAt = new Map<string, Date>();
-  const offJoined = sfu.on('participantJoined', (event) =>
-    joinedAt.set(event.identity, new Date()),
-  );
-  const offLeft = sfu.on('participantLeft', (event) => {
-    const connectedAt = joinedAt.get(event.identity) ?? new Date();
-    joinedAt.delete(event.identity);
+  const chains = new Map<string, Promise<unknown>>();
+  const inOrder = (connectionId: string, write: () => Promise<unknown>) => {
+    const next = (chains.get(connectionId) ?? Promise.resolve())
+      .then(write)
+      .catch((error: unknown) => log.error({ err: error }, 'voice usage not recorded'));
+    chains.set(connectionId, next);
+    void next.finally(() => {
+      if (chains.get(connectionId) === next) chains.delete(connectionId);
+    });
+  };
+  const connectionOf = (event: SfuConnectionEvent): VoiceConnection | undefined => {
     const channelId = channelIdOfRoom(event.roomName);
-    if (channelId === undefined) return;
-    endSessionsForClosedVoice(db, event.userId, channelId, connectedAt).catch((error: unknown) =>
-      log.error({ err: error }, 'closing usage sessions after voice left failed'),
-    );
+    if (channelId === undefined) return undefined;
+    const { userId, identity, connectionId } = event;
+    return { userId, channelId, identity, connectionId };
+  };
+
+  const offJoined = sfu.on('participantJoined', (event) => {
+    const connection = connectionOf(event);
+    if (!connection) return;
+    const at = new Date();
+    joinedAt.set(connection.connectionId, at);
+    inOrder(connection.connectionId, () => openVoiceUsage(db, connection, at));
+  });
+  const offLeft = sfu.on('participantLeft', (event) => {
+    const connection = connectionOf(event);
+    if (!connection) return;
+    const leftAt = new Date();
+    const times = { joinedAt: joinedAt.get(connection.connectionId) ?? leftAt, leftAt };
+    joinedAt.delete(connection.connectionId);
+    inOrder(connection.connectionId, () => closeVoiceUsage(db, connection, times));
   });
   return () => {
     offJoined();

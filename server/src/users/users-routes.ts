@@ -29,6 +29,9 @@ export function registerUserRoutes(app: FastifyInstance): void {
     const { id } = userParamsSchema.parse(request.params);
     const { subscriptionTier } = changeSubscriptionBodySchema.parse(request.body);
     await requireSuperadmin(request);
-    return changeSubscription(ctx.database.db, id, subscriptionTier);
+    const user = await changeSubscription(ctx.database.db, id, subscriptionTier);
+    // Their open app learns at once (what it offers depends on the tier), on whichever instance.
+    await ctx.sockets.accountChanged(id);
+    return user;
   });
 }

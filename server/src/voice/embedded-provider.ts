@@ -2,9 +2,14 @@ import { createHmac } from 'node:crypto';
 import { VOICE_SIGNALLING_PATH, voiceRoomName } from '../../../protocol/voice-signalling.js';
 import type { Config } from '../config/config.js';
 import { createEmbeddedSfu, type EmbeddedSfu } from './sfu/embedded-sfu.js';
+import type { SfuAdmission } from './sfu/embedded-sfu.js';
 import type { SfuLogger } from './sfu/sfu-logger.js';
 import type { VoiceProvider } from './voice-provider.js';
-import { EMBEDDED_VOICE_API_KEY, createVoiceTokenVerifier } from './voice-token.js';
+import {
+  EMBEDDED_VOICE_API_KEY,
+  createVoiceTokenVerifier,
+  type VerifiedVoiceToken,
+} from './voice-token.js';
 
 /** The built-in SFU's token secret: derived from the session secret, so nothing more to configure. */
 export function embeddedVoiceSecret(sessionSecret: string): string {
@@ -17,11 +22,13 @@ export function embeddedVoiceSecret(sessionSecret: string): string {
 export function createEmbeddedProvider(
   config: Config,
   logger: SfuLogger,
+  admit: (token: VerifiedVoiceToken) => Promise<SfuAdmission>,
 ): { provider: VoiceProvider; sfu: EmbeddedSfu } {
   const apiSecret = embeddedVoiceSecret(config.sessionSecret);
   const { rtcPortRange, announcedIp } = config.voice;
   const sfu = createEmbeddedSfu({
     verifyToken: createVoiceTokenVerifier({ apiSecret }),
+    admit,
     logger,
     // The SFU reaches browsers on their host candidates unless a STUN/TURN server is configured.
     iceServers: config.iceServersConfigured ? config.iceServers : [],

@@ -4,6 +4,7 @@ import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { displayName } from '../../../protocol/user.js';
 import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../protocol/voice.js';
 import { requireChannelMember } from '../access/channel-guards.js';
+import { currentSession } from '../auth/require-user.js';
 import { forbidden, tooManyRequests } from '../http/errors.js';
 import { mayConnect } from '../usage/usage-figures.js';
 import { usageOf } from '../usage/usage-store.js';
@@ -29,6 +30,7 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
       userId: user.id,
       userName: displayName(user),
       adminMuted: membership?.isMuted ?? false,
+      ...(voice.name === 'embedded' ? { sessionId: (await currentSession(request))?.sessionId } : {}),
     });
     return { configured: true, provider: voice.name, url: voice.url(), token };
   });

@@ -9,6 +9,7 @@ import { userIdFromIdentity, voiceRoomName } from '../../../protocol/voice-signa
  */
 export const EMBEDDED_VOICE_API_KEY = 'chirp-embedded';
 export const VOICE_TOKEN_TTL_SECONDS = 10 * 60;
+const SESSION_ATTRIBUTE = 'chirp.session';
 
 export interface CreateVoiceTokenInput {
   apiSecret: string;
@@ -18,6 +19,11 @@ export interface CreateVoiceTokenInput {
   userId: string;
   userName: string;
   adminMuted: boolean;
+  /**
+   * The sign-in session the token was issued to (`sessionIdOf`): the built-in SFU drops the voice
+   * of a session that ended. Not set for LiveKit, whose rooms show attributes to every participant.
+   */
+  sessionId?: string;
   /** Seconds, or a zeit/ms span such as '10m'. Tests use a negative span to mint expired tokens. */
   ttl?: number | string;
 }
@@ -40,6 +46,7 @@ export async function createVoiceToken(input: CreateVoiceTokenInput): Promise<Cr
     identity,
     name: input.userName,
     ttl: input.ttl ?? VOICE_TOKEN_TTL_SECONDS,
+    ...(input.sessionId ? { attributes: { [SESSION_ATTRIBUTE]: input.sessionId } } : {}),
   });
   accessToken.addGrant({
     roomJoin: true,
@@ -58,6 +65,8 @@ export interface VerifiedVoiceToken {
   canPublish: boolean;
   canSubscribe: boolean;
   expiresAt: number;
+  /** The sign-in session it was issued to, when the token names one. */
+  sessionId: string | undefined;
 }
 
 export class VoiceTokenError extends Error {
@@ -105,6 +114,7 @@ export function createVoiceTokenVerifier(options: {
       canPublish: grant.canPublish !== false,
       canSubscribe: grant.canSubscribe !== false,
       expiresAt: claims.exp * 1000,
+      sessionId: claims.attributes?.[SESSION_ATTRIBUTE],
     };
   };
 }

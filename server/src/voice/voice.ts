@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
 import { createEmbeddedProvider } from './embedded-provider.js';
 import { createLivekitProvider } from './livekit/livekit-provider.js';
 import { registerLivekitWebhook } from './livekit/livekit-webhook-route.js';
 import type { EmbeddedSfu } from './sfu/embedded-sfu.js';
 import { registerSfuRoutes } from './sfu/sfu-routes.js';
+import { admitFromDatabase } from './sfu-admission.js';
 import { registerVoiceTokenRoute } from './token-route.js';
 import type { VoiceProvider } from './voice-provider.js';
 
@@ -15,10 +17,10 @@ export interface Voice {
 }
 
 /** Channel voice: the built-in SFU by default, LiveKit with VOICE_PROVIDER=livekit. */
-export function createVoice(config: Config, log: FastifyBaseLogger): Voice {
+export function createVoice(config: Config, db: Database, log: FastifyBaseLogger): Voice {
   if (config.voice.provider === 'livekit')
     return { provider: createLivekitProvider(config), sfu: null };
-  return createEmbeddedProvider(config, log);
+  return createEmbeddedProvider(config, log, admitFromDatabase(db));
 }
 
 /** The token endpoint and the provider's own routes: `/rtc` (built-in) or LiveKit's webhook. */

@@ -3,13 +3,13 @@ import { WebhookReceiver } from 'livekit-server-sdk';
 import { API_PATHS } from '../../../../protocol/api-paths.js';
 import { channelIdOfRoom, userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import { forbidden } from '../../http/errors.js';
-import { endSessionsForClosedVoice } from '../../usage/usage-sweeper.js';
+import { closeVoiceUsage, openVoiceUsage } from '../../usage/voice-usage.js';
 
 export const LIVEKIT_WEBHOOK_PATH = API_PATHS.livekitWebhook;
 
 /**
- * LiveKit tells us when a participant leaves; the usage sessions that connection metered end then,
- * even if the browser never says so. Requests must carry LiveKit's signature over the body.
+ * LiveKit tells us when a participant joins and leaves; the connection's usage record opens and
+ * closes then, whatever the browser says. Requests must carry LiveKit's signature over the body.
  */
 export function registerLivekitWebhook(
   app: FastifyInstance,
@@ -31,19 +31,25 @@ export function registerLivekitWebhook(
         request.log.warn({ err: error }, 'livekit webhook refused: bad signature');
         throw forbidden('Invalid webhook signature');
       }
-      if (event.event === 'participant_left' && event.participant) {
-        const userId = userIdFromIdentity(event.participant.identity);
-        const channelId = channelIdOfRoom(event.room?.name);
-        if (userId && channelId !== undefined) {
-          // LiveKit reports joinedAt in seconds; sessions begun before that connection end now.
-          const joinedAt = new Date(Number(event.participant.joinedAt) * 1000 || Date.now());
-          const ended = await endSessionsForClosedVoice(
-            app.ctx.database.db,
-            userId,
-            channelId,
-            joinedAt,
-          );
-          request.log.info({ userId, channelId, ended }, 'livekit participant left');
+      // Joins open and leaves close the connection's usage record (usage/voice-usage.ts, shared
+      // with the built-in SFU); the livekit issue's work adds room_finished and the room prefix.
+      const participant = event.participant;
+      const userId = participant ? userIdFromIdentity(participant.identity) : undefined;
+      const channelId = channelIdOfRoom(event.room?.name);
+      if (participant && userId && channelId !== undefined) {
+        const connection = {
+          userId,
+          channelId,
+          identity: participant.identity,
+          connectionId: participant.sid || participant.identity,
+        };
+        // LiveKit's times are Unix seconds.
+        const joinedAt = new Date(Number(participant.joinedAt) * 1000 || Date.now());
+        const { db } = app.ctx.database;
+        if (event.event === 'participant_joined') await openVoiceUsage(db, connection, joinedAt);
+        if (event.event === 'participant_left') {
+          const minutes = await closeVoiceUsage(db, connection, { joinedAt, leftAt: new Date() });
+          request.log.info({ userId, channelId, minutes }, 'livekit participant left');
         }
       }
       return { ok: true };

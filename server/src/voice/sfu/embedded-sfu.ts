@@ -7,6 +7,7 @@ import {
   type ClientVoiceMessage,
 } from '../../../../protocol/voice-signalling.js';
 import { TokenBucket } from '../../limits/token-bucket.js';
+import { LogThrottle } from '../../logging/log-throttle.js';
 import type { VerifiedVoiceToken, VoiceTokenVerifierFn } from '../voice-token.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
@@ -20,8 +21,25 @@ import { SfuSession } from './sfu-session.js';
  */
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 
+/** Whether a participant whose token checked out may be in the room now, and admin-muted or not. */
+export type SfuAdmission =
+  | { admitted: true; muted: boolean }
+  | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
+
+const REFUSAL_CODES = {
+  not_a_member: VOICE_CLOSE_CODES.kicked,
+  session_ended: VOICE_CLOSE_CODES.unauthorized,
+  over_limit: VOICE_CLOSE_CODES.unauthorized,
+} as const;
+
 export interface EmbeddedSfuOptions extends Partial<SfuNetworkOptions> {
   verifyToken: VoiceTokenVerifierFn;
+  /**
+   * Asked at every join and resume, after the token checked out: the token says what was true when
+   * it was minted (up to 10 minutes ago), the database what is true now — membership, admin mute,
+   * the session, the allowance. Everyone is admitted unmuted when omitted (a standalone SFU).
+   */
+  admit?: (token: VerifiedVoiceToken) => Promise<SfuAdmission>;
   logger: SfuLogger;
   /** How long a session survives a lost socket or failed ICE, waiting for resume (default 20 s). */
   graceMs?: number;
@@ -38,7 +56,11 @@ export interface EmbeddedSfu {
   disconnectUser(roomName: string, userId: string, reason: string): void;
   /** Ends every session in the room (channel deleted). */
   closeRoom(roomName: string): void;
+  /** Ends the voice of a sign-in session that ended (logout, expiry). */
+  disconnectSignInSession(signInSessionId: string): void;
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
+  /** The ids of every connection this SFU holds now (for usage's last-seen times). */
+  connectionIds(): string[];
   /** Snapshot of who is in a room, for presence reconciliation and tests. */
   participants(roomName: string): { identity: string; userId: string; name: string }[];
   close(): void;
@@ -61,10 +83,25 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const rooms = new Map<string, SfuRoom>();
   const sessionsById = new Map<string, SfuSession>();
   const mutedByRoom = new Map<string, Set<string>>();
+  const malformedLog = new LogThrottle();
+  const floodLog = new LogThrottle();
+  const refusedLog = new LogThrottle();
   let closed = false;
 
   const isMuted = (roomName: string, userId: string) =>
     mutedByRoom.get(roomName)?.has(userId) ?? false;
+
+  function setPublisherMuted(roomName: string, userId: string, muted: boolean): void {
+    let set = mutedByRoom.get(roomName);
+    if (muted) {
+      if (!set) mutedByRoom.set(roomName, (set = new Set()));
+      set.add(userId);
+    } else {
+      set?.delete(userId);
+      if (set?.size === 0) mutedByRoom.delete(roomName);
+    }
+    rooms.get(roomName)?.publisherMuted(userId, muted);
+  }
 
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
@@ -85,6 +122,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         roomName: session.roomName,
         identity: session.identity,
         userId: session.userId,
+        connectionId: session.sessionId,
         reason,
       });
       logger.info(
@@ -137,11 +175,18 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     }
     room.add(session);
+    // Muted from the start: the others learn it (there is no audio of it to fade out).
+    if (isMuted(room.name, session.userId)) {
+      const { identity, userId } = session;
+      for (const other of room.sessions.values())
+        if (other !== session) other.send({ type: 'publisher_muted', identity, userId, muted: true });
+    }
     session.peer.start();
     events.emit('participantJoined', {
       roomName: session.roomName,
       identity: session.identity,
       userId: session.userId,
+      connectionId: session.sessionId,
     });
     logger.info({ room: session.roomName, identity: session.identity }, 'sfu: participant joined');
     return session;
@@ -210,6 +255,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   async function authenticate(
     socket: WebSocket,
     message: ClientVoiceMessage,
+    ip: string,
   ): Promise<SfuSession | undefined> {
     if (message.type !== 'join' && message.type !== 'resume') {
       refuse(
@@ -233,11 +279,25 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     try {
       token = await options.verifyToken(message.token);
     } catch (error) {
-      logger.info({ err: error }, 'sfu: voice token refused');
+      const take = refusedLog.take(ip);
+      if (take.log)
+        logger.info({ err: error, ip, suppressed: take.suppressed }, 'sfu: voice token refused');
       refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'unauthorized', 'invalid voice token');
       return undefined;
     }
     if (closed || socket.readyState !== 1) return undefined;
+    const admission: SfuAdmission = options.admit
+      ? await options.admit(token)
+      : { admitted: true, muted: false };
+    if (closed || socket.readyState !== 1) return undefined;
+    if (!admission.admitted) {
+      logger.info({ identity: token.identity, reason: admission.reason }, 'sfu: join refused');
+      refuse(socket, REFUSAL_CODES[admission.reason], admission.reason, admission.message);
+      return undefined;
+    }
+    // The database's mute is the truth, also after a restart emptied the in-memory list.
+    if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
+      setPublisherMuted(token.roomName, token.userId, admission.muted);
     if (message.type === 'join') return startSession(socket, token);
     const resumed = resumeSession(socket, token, message.sessionId);
     if (!resumed)
@@ -265,7 +325,9 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
 
     socket.on('message', (data, isBinary) => {
       if (!rateLimit.take()) {
-        logger.warn({ ip: request?.ip }, 'sfu: signalling flood, closing');
+        const take = floodLog.take(request?.ip ?? 'unknown');
+        if (take.log)
+          logger.warn({ ip: request?.ip, suppressed: take.suppressed }, 'sfu: signalling flood, closing');
         refuse(socket, VOICE_CLOSE_CODES.badMessage, 'flood', 'too many messages');
         return;
       }
@@ -273,10 +335,13 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         ? undefined
         : parseVoiceMessage(clientVoiceMessageSchema, rawText(data));
       if (!message) {
-        logger.info(
-          { ip: request?.ip, identity: session?.identity },
-          'sfu: malformed signalling message dropped',
-        );
+        // Unauthenticated sockets are cheap to open: one line per address per minute, with a count.
+        const take = malformedLog.take(request?.ip ?? 'unknown');
+        if (take.log)
+          logger.info(
+            { ip: request?.ip, identity: session?.identity, suppressed: take.suppressed },
+            'sfu: malformed signalling message dropped',
+          );
         // Before a session exists there is nothing to keep: a bad first message ends the socket.
         if (!session && !authenticating)
           refuse(socket, VOICE_CLOSE_CODES.badMessage, 'bad_message', 'expected join or resume');
@@ -288,7 +353,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
       if (authenticating) return;
       authenticating = true;
-      authenticate(socket, message)
+      authenticate(socket, message, request?.ip ?? 'unknown')
         .then((s) => {
           session = s;
           clearTimeout(joinTimer);
@@ -313,22 +378,18 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
 
   return {
     handleSocket,
-    setPublisherMuted(roomName, userId, muted) {
-      let set = mutedByRoom.get(roomName);
-      if (muted) {
-        if (!set) mutedByRoom.set(roomName, (set = new Set()));
-        set.add(userId);
-      } else {
-        set?.delete(userId);
-        if (set?.size === 0) mutedByRoom.delete(roomName);
-      }
-      rooms.get(roomName)?.publisherMuted(userId, muted);
-    },
+    setPublisherMuted,
     disconnectUser(roomName, userId, reason) {
       const room = rooms.get(roomName);
       if (!room) return;
       for (const session of [...room.sessions.values()]) {
         if (session.userId === userId) endSession(session, VOICE_CLOSE_CODES.kicked, reason);
+      }
+    },
+    disconnectSignInSession(signInSessionId) {
+      for (const session of [...sessionsById.values()]) {
+        if (session.signInSessionId === signInSessionId)
+          endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
       }
     },
     closeRoom(roomName) {
@@ -339,6 +400,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       mutedByRoom.delete(roomName);
     },
     on: (name, listener) => events.on(name, listener),
+    connectionIds: () => [...sessionsById.keys()],
     participants(roomName) {
       return [...(rooms.get(roomName)?.sessions.values() ?? [])].map((s) => s.info);
     },

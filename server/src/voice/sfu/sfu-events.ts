@@ -5,7 +5,13 @@ export interface SfuParticipantEvent {
   userId: string;
 }
 
-export interface SfuParticipantLeftEvent extends SfuParticipantEvent {
+/** A connection joined or left the room. */
+export interface SfuConnectionEvent extends SfuParticipantEvent {
+  /** This connection's own id: a reconnect with the same identity is another connection. */
+  connectionId: string;
+}
+
+export interface SfuParticipantLeftEvent extends SfuConnectionEvent {
   reason: string;
 }
 
@@ -16,7 +22,7 @@ export interface SfuSpeakingEvent extends SfuParticipantEvent {
 }
 
 export interface SfuEventMap {
-  participantJoined: SfuParticipantEvent;
+  participantJoined: SfuConnectionEvent;
   participantLeft: SfuParticipantLeftEvent;
   speakingChanged: SfuSpeakingEvent;
 }

@@ -27,6 +27,8 @@ export class SfuSession {
   readonly name: string;
   readonly roomName: string;
   readonly canPublish: boolean;
+  /** The sign-in session the voice token was issued to, if it names one. */
+  readonly signInSessionId: string | undefined;
   readonly peer: SfuPeer;
   readonly speaking = new SpeakingDetector();
   socket: WebSocket | undefined;
@@ -54,6 +56,7 @@ export class SfuSession {
     this.name = token.name;
     this.roomName = token.roomName;
     this.canPublish = token.canPublish;
+    this.signInSessionId = token.sessionId;
     this.graceMs = options.graceMs;
     this.peer = new SfuPeer({
       config: options.peerConfig,

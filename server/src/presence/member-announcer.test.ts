@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { MemberUpdate } from '../../../protocol/sockets.js';
+import type { MemberRow } from '../channels/membership-store.js';
+import { channelTopic, InProcessBus } from '../realtime/bus.js';
+import { MemberAnnouncer } from './member-announcer.js';
+
+const row = (userId: string): MemberRow => ({
+  userId,
+  email: `${userId}@example.com`,
+  firstName: null,
+  lastName: null,
+  profileImageUrl: null,
+  subscriptionTier: 'free',
+  role: 'member',
+  isMuted: false,
+});
+const presence = (isTalking: boolean) => ({ isOnline: true, isActiveInChannel: true, isTalking });
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function setUp(intervalMs: number) {
+  const bus = new InProcessBus();
+  const pushes: { at: number; member: MemberUpdate['member'] }[] = [];
+  await bus.subscribe(channelTopic(1), (m) =>
+    pushes.push({ at: Date.now(), member: (m as MemberUpdate).member }),
+  );
+  const announcer = new MemberAnnouncer({
+    rows: async (_channelId, userIds) => userIds.map(row),
+    bus,
+    onError: (error) => {
+      throw error;
+    },
+    intervalMs,
+  });
+  return { announcer, pushes };
+}
+
+describe('MemberAnnouncer', () => {
+  it('pushes the first change at once and a burst as one more push carrying the latest state', async () => {
+    const { announcer, pushes } = await setUp(100);
+    const started = Date.now();
+    for (let i = 0; i < 1000; i++) announcer.announce(1, 'bea', presence(i % 2 === 0));
+    await wait(20);
+    expect(pushes.map((p) => p.member.isTalking)).toEqual([true]);
+    expect(pushes[0]!.at - started).toBeLessThan(20);
+    await wait(200);
+    expect(pushes.map((p) => p.member.isTalking)).toEqual([true, false]);
+    announcer.close();
+  });
+
+  it('sends at most one batch per interval to a channel, one card per member that changed', async () => {
+    const { announcer, pushes } = await setUp(50);
+    const stop = Date.now() + 500;
+    while (Date.now() < stop) {
+      announcer.announce(1, 'bea', presence(Math.random() < 0.5));
+      announcer.announce(1, 'cai', presence(Math.random() < 0.5));
+      await wait(1);
+    }
+    announcer.announce(1, 'bea', presence(true));
+    await wait(150);
+    // 500 ms at one batch per 50 ms is at most 11 batches (the trailing one included), two cards each.
+    expect(pushes.length).toBeLessThanOrEqual(2 * 11 + 2);
+    expect(pushes.filter((p) => p.member.id === 'bea').at(-1)!.member.isTalking).toBe(true);
+    announcer.close();
+  });
+});

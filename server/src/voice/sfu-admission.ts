@@ -1,0 +1,35 @@
+import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
+import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
+import { isSessionLive } from '../auth/session-store.js';
+import { findMembership } from '../channels/membership-store.js';
+import type { Database } from '../db/database.js';
+import { mayConnect } from '../usage/usage-figures.js';
+import { usageOf } from '../usage/usage-store.js';
+import type { SfuAdmission } from './sfu/embedded-sfu.js';
+import type { VerifiedVoiceToken } from './voice-token.js';
+
+/**
+ * The built-in SFU's door (issue 12 §5, §6): a token proves who minted it for whom, up to ten
+ * minutes ago; the database says whether that still holds. Checked at every join and resume: the
+ * sign-in session is live, the user is still a member of the room's channel, within the allowance,
+ * and whether an admin muted them.
+ */
+export function admitFromDatabase(
+  db: Database,
+): (token: VerifiedVoiceToken) => Promise<SfuAdmission> {
+  return async (token) => {
+    if (!token.sessionId || !(await isSessionLive(db, token.sessionId))) {
+      return { admitted: false, reason: 'session_ended', message: 'sign in again' };
+    }
+    const channelId = channelIdOfRoom(token.roomName);
+    const membership =
+      channelId === undefined ? null : await findMembership(db, channelId, token.userId);
+    if (!membership) {
+      return { admitted: false, reason: 'not_a_member', message: 'not a member of this channel' };
+    }
+    if (!mayConnect(await usageOf(db, token.userId))) {
+      return { admitted: false, reason: 'over_limit', message: FREE_TIER_LIMIT_MESSAGE };
+    }
+    return { admitted: true, muted: membership.isMuted };
+  };
+}
