@@ -25,6 +25,8 @@ import { registerRealtime } from './realtime/realtime.js';
 import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
 import { registerVoice } from './voice/voice.js';
+import { noVoiceProvider } from './voice/voice-provider.js';
+import { voiceConnectSources } from './voice/livekit/livekit-rooms.js';
 import { registerClientAssets } from './web/client-assets.js';
 
 export interface BuildAppOptions {
@@ -53,6 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     database,
     presence: nobodyOnline,
     channelEvents: unpublishedChannelEvents,
+    voice: noVoiceProvider,
   };
   app.decorate('ctx', ctx);
 
@@ -67,7 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Frames over 256 KB (voice SDP grows with talkers) close the socket; /ws drops messages over 16 KB.
   await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
-  await registerSecurityHeaders(app, config.publicUrl, config.dev);
+  await registerSecurityHeaders(app, config.publicUrl, config.dev, voiceConnectSources(config));
   registerSameOriginCheck(app, config.publicUrl);
 
   registerHealthRoutes(app);

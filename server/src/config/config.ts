@@ -16,7 +16,13 @@ export interface Config {
   superadminEmails: string[];
   voice: {
     provider: 'embedded' | 'livekit';
-    livekit: { url: string | undefined; apiKey: string | undefined; apiSecret: string | undefined };
+    livekit: {
+      url: string | undefined;
+      apiKey: string | undefined;
+      apiSecret: string | undefined;
+      /** Room name = prefix + channel id (LIVEKIT_ROOM_PREFIX, default `channel-`). */
+      roomPrefix: string;
+    };
     rtcPortRange: { min: number; max: number } | undefined;
     announcedIp: string | undefined;
   };
@@ -68,6 +74,7 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
         url: env.LIVEKIT_URL,
         apiKey: env.LIVEKIT_API_KEY,
         apiSecret: env.LIVEKIT_API_SECRET,
+        roomPrefix: env.LIVEKIT_ROOM_PREFIX,
       },
       rtcPortRange:
         env.RTC_PORT_MIN && env.RTC_PORT_MAX

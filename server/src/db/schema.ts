@@ -141,7 +141,11 @@ export const blocks = pgTable(
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked').on(t.blockedId)],
 );
 
-/** One voice connection's metered time; minutes are fixed when it ends (rounded up). */
+/**
+ * One voice connection's metered time; minutes are fixed when it ends (rounded up). A row starts
+ * either from the client (`POST /api/usage/session/start`) or from the voice server reporting a
+ * connection; the voice server's report claims the row and its times win (DESIGN §3, decision 011).
+ */
 export const usageSessions = pgTable(
   'usage_sessions',
   {
@@ -156,9 +160,29 @@ export const usageSessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
     participantMinutes: integer('participant_minutes'),
     endReason: text('end_reason'),
+    /** The voice token identity (`<userId>-<ms>-<random>`) of the connection metered here. */
+    voiceIdentity: text('voice_identity'),
+    /** The voice server's id of that connection (LiveKit's participant sid): one row per connection. */
+    voiceConnection: text('voice_connection'),
   },
-  (t) => [index('usage_sessions_user_started').on(t.userId, t.startedAt)],
+  (t) => [
+    index('usage_sessions_user_started').on(t.userId, t.startedAt),
+    uniqueIndex('usage_sessions_voice_connection').on(t.voiceConnection),
+  ],
 );
+
+/**
+ * Chirp server processes that use this database, each refreshing `seenAt`; how an instance learns
+ * that others share its database (the built-in SFU cannot span instances, see voice/instance-guard.ts).
+ */
+export const serverInstances = pgTable('server_instances', {
+  id: text('id').primaryKey(),
+  voiceProvider: text('voice_provider').notNull(),
+  /** VOICE_PINNED: the operator routes all built-in SFU traffic to one instance. */
+  voicePinned: boolean('voice_pinned').notNull().default(false),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const CALL_STATUSES = ['ringing', 'active', 'ended', 'declined', 'missed'] as const;
 

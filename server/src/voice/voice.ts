@@ -4,7 +4,6 @@ import { createEmbeddedProvider } from './embedded-provider.js';
 import { createLivekitProvider } from './livekit/livekit-provider.js';
 import { registerLivekitWebhook } from './livekit/livekit-webhook-route.js';
 import { registerVoiceTokenRoute } from './token-route.js';
-import { withVoiceEffects } from './voice-effects.js';
 import type { VoiceProvider } from './voice-provider.js';
 
 const channelIdOf = (roomName: string) =>
@@ -12,14 +11,20 @@ const channelIdOf = (roomName: string) =>
 
 /**
  * Channel voice: the built-in SFU by default, LiveKit with VOICE_PROVIDER=livekit. Registers the
- * token endpoint, the provider's own routes, and makes channel changes reach the audio.
+ * token endpoint and the provider's own routes, and offers the provider as `app.ctx.voice`, which
+ * admin mute, removal and channel deletion tell inside their transactions.
  */
 export function registerVoice(app: FastifyInstance): VoiceProvider {
   const { config, database } = app.ctx;
   let provider: VoiceProvider;
   if (config.voice.provider === 'livekit') {
     provider = createLivekitProvider(config);
-    if (provider.configured) registerLivekitWebhook(app, provider.apiKey, provider.apiSecret);
+    if (provider.configured)
+      registerLivekitWebhook(app, {
+        apiKey: provider.apiKey,
+        apiSecret: provider.apiSecret,
+        roomPrefix: config.voice.livekit.roomPrefix,
+      });
   } else {
     const embedded = createEmbeddedProvider(app, config);
     provider = embedded.provider;
@@ -38,6 +43,6 @@ export function registerVoice(app: FastifyInstance): VoiceProvider {
     });
   }
   registerVoiceTokenRoute(app, provider);
-  app.ctx.channelEvents = withVoiceEffects(app.ctx.channelEvents, provider, app.log);
+  app.ctx.voice = provider;
   return provider;
 }

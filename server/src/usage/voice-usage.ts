@@ -1,0 +1,183 @@
+import { and, desc, eq, gte, isNotNull, isNull, or } from 'drizzle-orm';
+import type { Database } from '../db/database.js';
+import { usageSessions } from '../db/schema.js';
+import { sessionMinutes } from './usage-figures.js';
+import type { UsageSessionRow } from './usage-store.js';
+
+/**
+ * Metering from the voice server itself (DESIGN §3 "Usage metering", decision 011): the provider
+ * reports each connection as it joins and leaves (LiveKit's webhooks; the built-in SFU's events), so
+ * no client can talk unmetered and nobody is billed for time they were not connected.
+ *
+ * A report first claims the row the client opened with `POST /api/usage/session/start` for that
+ * user and channel (so the spec's sessionId and its 429 stay meaningful), else opens its own. From
+ * then on the voice server's times win: the row starts when the connection joined and ends when it
+ * left, whatever the client said. Every function is idempotent and order-tolerant, because
+ * webhooks can arrive twice (one per configured URL, or on retry), late, or out of order.
+ */
+export interface VoiceConnection {
+  userId: string;
+  channelId: number;
+  /** The voice token identity `<userId>-<ms>-<random>`. */
+  identity: string;
+  /** Unique per connection (LiveKit's participant sid): a reconnect with the same identity is a new one. */
+  connectionId: string;
+}
+
+/** A client row closed this long before the connection joined is not the one it belongs to. */
+const CLAIM_WINDOW_MS = 10_000;
+
+async function rowOf(db: Database, connectionId: string): Promise<UsageSessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(usageSessions)
+    .where(eq(usageSessions.voiceConnection, connectionId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The connection's row: the existing one, else the newest unclaimed client row of that user and
+ * channel (open, or closed by the client just before the report came), else a new one.
+ */
+async function claimOrOpen(
+  db: Database,
+  connection: VoiceConnection,
+  joinedAt: Date,
+): Promise<UsageSessionRow> {
+  const existing = await rowOf(db, connection.connectionId);
+  if (existing) return existing;
+  const [candidate] = await db
+    .select({ id: usageSessions.id })
+    .from(usageSessions)
+    .where(
+      and(
+        eq(usageSessions.userId, connection.userId),
+        eq(usageSessions.channelId, connection.channelId),
+        isNull(usageSessions.voiceConnection),
+        or(
+          isNull(usageSessions.endedAt),
+          gte(usageSessions.endedAt, new Date(joinedAt.getTime() - CLAIM_WINDOW_MS)),
+        ),
+      ),
+    )
+    .orderBy(desc(usageSessions.startedAt))
+    .limit(1);
+  const claim = {
+    voiceIdentity: connection.identity,
+    voiceConnection: connection.connectionId,
+    startedAt: joinedAt,
+  };
+  try {
+    if (candidate) {
+      const [claimed] = await db
+        .update(usageSessions)
+        // Reopened: a client row closed before the join report is now the connection's, and the
+        // voice server will say when it ends.
+        .set({ ...claim, endedAt: null, participantMinutes: null, endReason: null })
+        .where(and(eq(usageSessions.id, candidate.id), isNull(usageSessions.voiceConnection)))
+        .returning();
+      if (claimed) return claimed;
+    }
+    const opened = await insertRow(db, connection, claim);
+    if (opened) return opened;
+  } catch (error) {
+    // Another report of the same connection claimed a row between our read and our write.
+    const raced = await rowOf(db, connection.connectionId);
+    if (raced) return raced;
+    throw error;
+  }
+  const raced = await rowOf(db, connection.connectionId);
+  if (!raced) throw new Error(`usage row for voice connection ${connection.connectionId} vanished`);
+  return raced;
+}
+
+/** Postgres' foreign-key violation: the channel was deleted before its room's report came in. */
+const isMissingChannel = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error && error.code === '23503';
+
+async function insertRow(
+  db: Database,
+  connection: VoiceConnection,
+  claim: { voiceIdentity: string; voiceConnection: string; startedAt: Date },
+): Promise<UsageSessionRow | undefined> {
+  const insert = (channelId: number | null) =>
+    db
+      .insert(usageSessions)
+      .values({ userId: connection.userId, channelId, ...claim })
+      .onConflictDoNothing()
+      .returning();
+  try {
+    return (await insert(connection.channelId))[0];
+  } catch (error) {
+    // Still billed: the time was spent; the row just no longer names a channel, as after a deletion.
+    if (isMissingChannel(error) || isMissingChannel((error as { cause?: unknown }).cause))
+      return (await insert(null))[0];
+    throw error;
+  }
+}
+
+/** The voice server says the connection joined: its row is open from `joinedAt`. */
+export async function openVoiceUsage(
+  db: Database,
+  connection: VoiceConnection,
+  joinedAt: Date,
+): Promise<UsageSessionRow> {
+  return claimOrOpen(db, connection, joinedAt);
+}
+
+/**
+ * The voice server says the connection left: its row ends at `leftAt` (even if the client already
+ * ended it at another time). A leave reported before, or instead of, the join opens the row from
+ * `joinedAt` first. Returns the row's minutes.
+ */
+export async function closeVoiceUsage(
+  db: Database,
+  connection: VoiceConnection,
+  times: { joinedAt: Date; leftAt: Date },
+  reason = 'voice-left',
+): Promise<number> {
+  const row = await claimOrOpen(db, connection, times.joinedAt);
+  const endedAt = times.leftAt < row.startedAt ? row.startedAt : times.leftAt;
+  const minutes = sessionMinutes(row.startedAt, endedAt);
+  await db
+    .update(usageSessions)
+    .set({ endedAt, participantMinutes: minutes, endReason: reason })
+    .where(eq(usageSessions.id, row.id));
+  return minutes;
+}
+
+/**
+ * The room is gone (LiveKit's room_finished, or the channel's room closed): every connection row of
+ * it still open ends at `finishedAt`. Client rows never claimed by a connection are left to their
+ * client and the sweeper. Returns how many rows it ended.
+ */
+export async function closeRoomUsage(
+  db: Database,
+  channelId: number,
+  finishedAt: Date,
+  reason = 'room-finished',
+): Promise<number> {
+  const open = await db
+    .select()
+    .from(usageSessions)
+    .where(
+      and(
+        eq(usageSessions.channelId, channelId),
+        isNull(usageSessions.endedAt),
+        isNotNull(usageSessions.voiceConnection),
+      ),
+    );
+  for (const row of open) {
+    const endedAt = finishedAt < row.startedAt ? row.startedAt : finishedAt;
+    await db
+      .update(usageSessions)
+      .set({
+        endedAt,
+        participantMinutes: sessionMinutes(row.startedAt, endedAt),
+        endReason: reason,
+      })
+      .where(and(eq(usageSessions.id, row.id), isNull(usageSessions.endedAt)));
+  }
+  return open.length;
+}
