@@ -2,12 +2,17 @@ import type { FullConfig } from '@playwright/test';
 import { OWNER } from './accounts';
 
 /**
- * Signs the owner in once through the real provider before any test runs, so "the first user is
- * superadmin" holds for a known account however the tests are scheduled.
+ * Signs the owner in once through the real provider before any test runs, on every server a project
+ * tests (the built-in SFU's, LiveKit's), so "the first user is superadmin" holds for a known account
+ * however the tests are scheduled. Projects that start their own servers have no baseURL.
  */
 export default async function globalSetup(config: FullConfig): Promise<void> {
-  const baseURL = config.projects[0]?.use.baseURL;
-  if (!baseURL) throw new Error('baseURL missing');
+  const baseURLs = new Set(config.projects.map((project) => project.use.baseURL).filter(Boolean));
+  if (baseURLs.size === 0) throw new Error('baseURL missing');
+  for (const baseURL of baseURLs) await signInOwner(baseURL!);
+}
+
+async function signInOwner(baseURL: string): Promise<void> {
   const jar = new Map<string, string>();
   const send = async (url: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);

@@ -57,6 +57,17 @@ async function channelWith(
   baseURL: string,
   members: SignedInUser[],
 ): Promise<number> {
+  const { id, owner } = await channelWithAdmin(browser, baseURL, members);
+  await owner.context.close();
+  return id;
+}
+
+/** As `channelWith`, keeping the owner (the channel's admin) signed in for admin actions. */
+async function channelWithAdmin(
+  browser: Browser,
+  baseURL: string,
+  members: SignedInUser[],
+): Promise<{ id: number; owner: SignedInUser }> {
   const owner = await open(browser, OWNER, 'tone');
   const headers = { origin: baseURL };
   const created = await owner.page.request.post('/api/channels', {
@@ -72,21 +83,20 @@ async function channelWith(
     });
     expect(added.ok()).toBe(true);
   }
-  await owner.context.close();
   // Free users land in their only channel once the page loads again.
   for (const member of members) {
     await member.page.reload();
     await expect(member.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
   }
-  return id;
+  return { id, owner };
 }
 
 const goOnline = (page: Page) => page.getByRole('button', { name: /Tap to connect/ }).click();
 const goOffline = (page: Page) => page.getByRole('button', { name: /Tap to disconnect/ }).click();
 
 /** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
-function levelFrom(page: Page, fromUserId: string): Promise<number> {
-  return page.evaluate(async (from) => {
+function levelFrom(page: Page, fromUserId: string, samples = 6): Promise<number> {
+  return page.evaluate(async ([from, count]) => {
     type Probe = { context: AudioContext; analysers: WeakMap<HTMLAudioElement, AnalyserNode> };
     const holder = window as unknown as { voiceProbe?: Probe };
     holder.voiceProbe ??= { context: new AudioContext(), analysers: new WeakMap() };
@@ -103,8 +113,8 @@ function levelFrom(page: Page, fromUserId: string): Promise<number> {
       return analyser;
     };
     let level = 0;
-    for (let i = 0; i < 6; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < count; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
       const elements = document.querySelectorAll<HTMLAudioElement>(
         `#remote-audio audio[data-user-id="${from}"]`,
       );
@@ -118,10 +128,70 @@ function levelFrom(page: Page, fromUserId: string): Promise<number> {
       }
     }
     return level;
-  }, fromUserId);
+  }, [fromUserId, samples] as const);
 }
 
-test('A talks and B hears it; mutes silence it; going offline meters the minutes', async ({
+/**
+ * Starts a watcher in `listener`'s page that notes the wall-clock time at which nothing more is heard
+ * from `fromUserId` (its streams' RMS below SILENT, or its elements gone), read every 10 ms in the
+ * page itself so the figure does not include test-runner round trips. Call it while A is heard. Returns a function that waits
+ * for that moment and answers how many ms after `since` it came (infinity after 5 s).
+ */
+async function watchSilence(listener: Page, fromUserId: string): Promise<(since: number) => Promise<number>> {
+  await listener.evaluate((from) => {
+    const holder = window as unknown as { silentAt?: number; silenceContext?: AudioContext };
+    holder.silentAt = undefined;
+    const context = (holder.silenceContext ??= new AudioContext());
+    const analysers = new Map<MediaStream, AnalyserNode>();
+    let armed = false;
+    let quietSince: number | undefined;
+    const timer = setInterval(() => {
+      let level = 0;
+      for (const element of document.querySelectorAll<HTMLAudioElement>(
+        `#remote-audio audio[data-user-id="${from}"]`,
+      )) {
+        if (!(element.srcObject instanceof MediaStream)) continue;
+        let analyser = analysers.get(element.srcObject);
+        if (!analyser) {
+          analyser = context.createAnalyser();
+          analyser.fftSize = 512;
+          context.createMediaStreamSource(element.srcObject).connect(analyser);
+          analysers.set(element.srcObject, analyser);
+          return; // a fresh analyser has nothing to say yet
+        }
+        const samples = new Float32Array(analyser.fftSize);
+        analyser.getFloatTimeDomainData(samples);
+        level = Math.max(level, Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length));
+      }
+      // Armed once the tone is heard; silence counts once it has lasted 300 ms (a loaded machine
+      // can drop a few packets while the tone plays), dated from its first quiet read.
+      if (level >= 0.05) {
+        armed = true;
+        quietSince = undefined;
+      } else if (armed && level < 0.01) {
+        quietSince ??= Date.now();
+        if (Date.now() - quietSince >= 300) {
+          holder.silentAt = quietSince;
+          clearInterval(timer);
+        }
+      }
+    }, 10);
+    setTimeout(() => clearInterval(timer), 15_000);
+  }, fromUserId);
+  return async (since) => {
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      const at = await listener.evaluate(() => (window as unknown as { silentAt?: number }).silentAt);
+      if (at !== undefined) return at - since;
+      await listener.waitForTimeout(100);
+    }
+    return Number.POSITIVE_INFINITY;
+  };
+}
+
+const voiceReady = (page: Page) => page.getByText('Voice Ready', { exact: true });
+
+test('A talks and B hears it; mutes silence it; going offline meters the minutes', { tag: '@livekit' }, async ({
   browser,
   baseURL,
 }) => {
@@ -184,6 +254,69 @@ test('A talks and B hears it; mutes silence it; going offline meters the minutes
 
   await a.context.close();
   await b.context.close();
+});
+
+test('admin mute silences A within 1 s and unmute restores A by itself; removal and deletion cut the audio at once', { tag: '@livekit' }, async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const a = await open(browser, newPerson('Ada'), 'tone');
+  const b = await open(browser, newPerson('Bo'), 'tone');
+  const c = await open(browser, newPerson('Cy'), 'tone');
+  const { id, owner } = await channelWithAdmin(browser, baseURL!, [a, b, c]);
+  const [aId, cId] = [await userId(a.page), await userId(c.page)];
+  const admin = (method: 'POST' | 'DELETE', path: string) =>
+    owner.page.request.fetch(path, { method, headers: { origin: baseURL! } });
+
+  for (const user of [a, b, c]) {
+    await goOnline(user.page);
+    await expect(voiceReady(user.page)).toBeVisible({ timeout: 20_000 });
+  }
+  // Everyone is ONLINE (open microphones): B hears A and C.
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+  await expect.poll(() => levelFrom(b.page, cId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+
+  // Admin mute: the server stops carrying A (measured on the received stream, not the element).
+  const muteSilence = await watchSilence(b.page, aId);
+  const mutedAt = Date.now();
+  expect((await admin('POST', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
+  const mutedAtAnswer = Date.now();
+  const muteMs = await muteSilence(mutedAtAnswer);
+  console.log(`admin mute: B hears silence from A ${muteMs} ms after the answer, ${muteMs + mutedAtAnswer - mutedAt} ms after the request`);
+  expect(muteMs).toBeLessThanOrEqual(1_000);
+  await b.page.waitForTimeout(1_000);
+  expect(await levelFrom(b.page, aId)).toBeLessThan(SILENT);
+  // A's own page did nothing and still shows the room connected.
+  await expect(voiceReady(a.page)).toBeVisible();
+
+  // Unmute: A is heard again without touching anything.
+  const unmutedAt = Date.now();
+  expect((await admin('DELETE', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
+  console.log(`admin unmute: B hears A again after ${Date.now() - unmutedAt} ms`);
+
+  // Removal: C is cut off at once, and C's room is gone.
+  const removeSilence = await watchSilence(b.page, cId);
+  const removedAt = Date.now();
+  expect((await admin('DELETE', `/api/channels/${id}/members/${cId}`)).ok()).toBe(true);
+  const removedAtAnswer = Date.now();
+  const removeMs = await removeSilence(removedAtAnswer);
+  console.log(`removal: B hears silence from C ${removeMs} ms after the answer, ${removeMs + removedAtAnswer - removedAt} ms after the request`);
+  expect(removeMs).toBeLessThanOrEqual(1_000);
+  await expect(voiceReady(c.page)).toBeHidden();
+
+  // Deletion: the room closes for everyone at once.
+  const deleteSilence = await watchSilence(b.page, aId);
+  const deletedAt = Date.now();
+  expect((await admin('DELETE', `/api/channels/${id}`)).ok()).toBe(true);
+  const deletedAtAnswer = Date.now();
+  const deleteMs = await deleteSilence(deletedAtAnswer);
+  console.log(`channel deletion: B hears silence from A ${deleteMs} ms after the answer, ${deleteMs + deletedAtAnswer - deletedAt} ms after the request`);
+  expect(deleteMs).toBeLessThanOrEqual(1_000);
+  for (const user of [a, b]) await expect(voiceReady(user.page)).toBeHidden();
+
+  for (const user of [a, b, c, owner]) await user.context.close();
 });
 
 test('over the free allowance: blocked with the spec message until pay-as-you-go is on', async ({

@@ -34,6 +34,9 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server dropped (restart, failover) is replaced by the pool; without a
+  // listener node-postgres would throw it and end the process. Queries still report their errors.
+  pool.on('error', () => undefined);
   const db = drizzle({ client: pool, schema });
   await migrate(db, { migrationsFolder });
   return {
