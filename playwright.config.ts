@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
@@ -23,7 +23,7 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
 const withLivekit = Boolean(livekitBinary && databaseUrl);
 /** Several Chirp instances behind nginx (TLS) on PostgreSQL + Redis + LiveKit. */
 const withMultiInstance =
-  withLivekit && Boolean(process.env.TEST_REDIS_URL) && existsSync(process.env.NGINX_BINARY ?? '/usr/sbin/nginx');
+  withLivekit && Boolean(process.env.TEST_REDIS_URL) && Boolean(process.env.TEST_NGINX_BINARY);
 
 if (withLivekit && !process.env.E2E_LK_CHIRP_PORT) {
   const ports = await livekitPorts();

@@ -21,7 +21,21 @@ export class PresenceService implements PresenceReader {
 
   constructor(
     private readonly deps: { db: Database; store: PresenceStore; bus: Bus; hub: SocketHub; log: FastifyBaseLogger },
-  ) {}
+  ) {
+    deps.store.onRestored?.(() => {
+      this.restore().catch((error: unknown) => deps.log.error({ err: error }, 'presence restore failed'));
+    });
+  }
+
+  /** Writes back and re-announces every user of this instance, after another instance reaped it. */
+  private async restore(): Promise<void> {
+    const users = this.tracker.userIds();
+    this.deps.log.warn({ users: users.length }, 'presence: this instance was taken for dead; restoring its users');
+    for (const userId of users) {
+      await this.save(userId);
+      await this.announceEverywhere(userId);
+    }
+  }
 
   async presenceIn(channelId: number, userIds: readonly string[]): Promise<ReadonlyMap<string, MemberPresence>> {
     const states = await this.deps.store.read(userIds);

@@ -19,7 +19,8 @@ export interface Realtime {
   onSocketClosed(listener: (socket: ClientSocket) => Promise<void>): void;
 }
 
-const REAP_INTERVAL_MS = 10_000;
+/** How often crashed instances are looked for: their users show offline about this soon after. */
+const REAP_INTERVAL_MS = 1_000;
 
 /**
  * The live layer: `/ws` sockets, presence and pushes, fanned out in-process or — with REDIS_URL —
