@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { resolveConfig } from './config/config.js';
 import { ConfigError, parseEnv } from './config/env.js';
 import { openDatabase } from './db/database.js';
+import { guardVoiceInstances } from './voice/instance-guard.js';
 
 async function main(): Promise<void> {
   const dev = process.argv.includes('--dev');
@@ -20,8 +21,12 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database });
+  // Several instances on one PostgreSQL: refuse a voice setup that cannot span them (README).
+  const instances =
+    database.kind === 'postgres' ? await guardVoiceInstances(database.db, config, app.log) : undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    await instances?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A configuration problem is one clear line; anything else keeps its stack.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

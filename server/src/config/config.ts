@@ -25,6 +25,8 @@ export interface Config {
     };
     rtcPortRange: { min: number; max: number } | undefined;
     announcedIp: string | undefined;
+    /** VOICE_PINNED: every instance's /rtc traffic reaches one instance (built-in SFU, several instances). */
+    pinned: boolean;
   };
   iceServers: IceServer[];
   /** Whether ICE_SERVERS was set; the built-in SFU uses no STUN server unless told to. */
@@ -81,6 +83,7 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
           ? { min: env.RTC_PORT_MIN, max: env.RTC_PORT_MAX }
           : undefined,
       announcedIp: env.RTC_ANNOUNCED_IP,
+      pinned: env.VOICE_PINNED,
     },
     iceServers: env.ICE_SERVERS ?? DEFAULT_ICE_SERVERS,
     iceServersConfigured: env.ICE_SERVERS !== undefined,

@@ -3,6 +3,7 @@ import { endSessionsForClosedVoice } from '../usage/usage-sweeper.js';
 import { createEmbeddedProvider } from './embedded-provider.js';
 import { createLivekitProvider } from './livekit/livekit-provider.js';
 import { registerLivekitWebhook } from './livekit/livekit-webhook-route.js';
+import { pinnedVoiceEffects } from './pinned-voice-effects.js';
 import { registerVoiceTokenRoute } from './token-route.js';
 import type { VoiceProvider } from './voice-provider.js';
 
@@ -44,5 +45,13 @@ export function registerVoice(app: FastifyInstance): VoiceProvider {
   }
   registerVoiceTokenRoute(app, provider);
   app.ctx.voice = provider;
+  const bus = app.ctx.realtime?.bus;
+  if (config.voice.provider === 'embedded' && config.voice.pinned && bus) {
+    // Effects reach whichever instance holds the rooms; ready before the server takes requests.
+    const local = provider;
+    app.addHook('onReady', async () => {
+      app.ctx.voice = await pinnedVoiceEffects(local, bus, app.log);
+    });
+  }
   return provider;
 }
