@@ -142,7 +142,7 @@ export default defineConfig({
     {
       name: 'embedded',
       use: { baseURL },
-      testIgnore: ['livekit.spec.ts', 'multi-instance.spec.ts'],
+      testIgnore: ['livekit.spec.ts', 'multi-instance.spec.ts', 'livekit-cluster.spec.ts'],
     },
     ...(withLivekit
       ? [
@@ -155,7 +155,11 @@ export default defineConfig({
           },
         ]
       : []),
-    ...(withMultiInstance ? [{ name: 'multi-instance', testMatch: 'multi-instance.spec.ts' }] : []),
+    // Several Chirp instances (nginx, TLS, a killed instance) and a two-node LiveKit cluster: each
+    // test starts its own processes.
+    ...(withMultiInstance
+      ? [{ name: 'multi-instance', testMatch: ['multi-instance.spec.ts', 'livekit-cluster.spec.ts'] }]
+      : []),
   ],
   webServer: webServers,
 });

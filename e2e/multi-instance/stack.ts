@@ -28,6 +28,8 @@ import {
 export interface ChirpInstance {
   name: string;
   port: number;
+  /** Its PUBLIC_URL: nginx's address behind nginx, its own otherwise. */
+  url: string;
   pid: number;
   process: ChildProcess;
   kill(): Promise<void>;
@@ -44,6 +46,9 @@ export interface Stack {
   certificate: string;
   /** The instances' shared Redis key prefix (presence, bus). */
   redisPrefix: string;
+  /** LiveKit's room names of this deployment: prefix + channel id. */
+  roomPrefix: string;
+  livekitKeys: { apiKey: string; apiSecret: string };
   /** Which instance nginx sent a request to, by a unique marker in its query string. */
   servedBy(marker: string): Promise<string | undefined>;
   query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -121,8 +126,20 @@ function killer(child: ChildProcess): () => Promise<void> {
     });
 }
 
-export async function startStack(options: { instances?: number } = {}): Promise<Stack> {
+export interface StackOptions {
+  instances?: number;
+  /**
+   * Two LiveKit nodes on one Redis form a cluster; instance i uses node i % nodes. Without nginx
+   * (the cluster stretch), browsers open each instance directly over plain HTTP.
+   */
+  livekitNodes?: 1 | 2;
+  behindNginx?: boolean;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const count = options.instances ?? 2;
+  const nodes = options.livekitNodes ?? 1;
+  const behindNginx = options.behindNginx ?? true;
   const dir = mkdtempSync(join(tmpdir(), 'chirp-multi-'));
   // nginx workers run as an unprivileged user; they need to reach the temp paths.
   chmodSync(dir, 0o755);
@@ -144,19 +161,29 @@ export async function startStack(options: { instances?: number } = {}): Promise<
   const livekitPublicUrl = `wss://localhost:${nginxLivekitPort}`;
   const chirpPorts = await Promise.all(Array.from({ length: count }, () => freeTcpPort()));
   const keys = livekitKeys();
-  const livekit = [
-    await startLivekit(
-      need('TEST_LIVEKIT_BINARY'),
-      {
-        ...(await livekitPorts()),
-        ...keys,
-        // Every instance hears every event; metering is idempotent, and a dead instance misses none.
-        webhookUrls: chirpPorts.map((port) => `http://127.0.0.1:${port}/api/livekit/webhook`),
-        departureTimeout: 2,
-      },
-      dir,
-    ),
-  ];
+  // LiveKit keeps its cluster state under fixed Redis keys: a database index of the run's own keeps
+  // it apart from anything else on the shared Redis.
+  const redis = new URL(redisUrl);
+  const livekitRedis = {
+    address: `${redis.hostname}:${redis.port || 6379}`,
+    db: 1 + Math.floor(Math.random() * 15),
+  };
+  const livekit: RunningLivekit[] = [];
+  for (let node = 0; node < nodes; node++)
+    livekit.push(
+      await startLivekit(
+        need('TEST_LIVEKIT_BINARY'),
+        {
+          ...(await livekitPorts()),
+          ...keys,
+          // Every instance hears every event; metering is idempotent, and a dead instance misses none.
+          webhookUrls: chirpPorts.map((port) => `http://127.0.0.1:${port}/api/livekit/webhook`),
+          departureTimeout: 2,
+          ...(nodes > 1 ? { redis: livekitRedis } : {}),
+        },
+        dir,
+      ),
+    );
 
   const sessionSecret = randomBytes(32).toString('base64url');
   const redisPrefix = `chirp-multi-${randomBytes(4).toString('hex')}:`;
@@ -171,7 +198,7 @@ export async function startStack(options: { instances?: number } = {}): Promise<
         PATH: process.env.PATH,
         PORT: String(port),
         HOST: '127.0.0.1',
-        PUBLIC_URL: publicUrl,
+        PUBLIC_URL: behindNginx ? publicUrl : `http://localhost:${port}`,
         DATA_DIR: join(dir, `data-${name}`),
         DATABASE_URL: databaseUrl,
         REDIS_URL: redisUrl,
@@ -180,7 +207,7 @@ export async function startStack(options: { instances?: number } = {}): Promise<
         TRUST_PROXY: 'true',
         LOG_LEVEL: 'info',
         VOICE_PROVIDER: 'livekit',
-        LIVEKIT_URL: livekitPublicUrl,
+        LIVEKIT_URL: behindNginx ? livekitPublicUrl : livekit[index % nodes]!.url,
         LIVEKIT_API_KEY: keys.apiKey,
         LIVEKIT_API_SECRET: keys.apiSecret,
         LIVEKIT_ROOM_PREFIX: roomPrefix,
@@ -188,7 +215,14 @@ export async function startStack(options: { instances?: number } = {}): Promise<
         NODE_EXTRA_CA_CERTS: cert,
       },
     });
-    instances.push({ name, port, pid: child.pid!, process: child, kill: killer(child) });
+    instances.push({
+      name,
+      port,
+      url: behindNginx ? publicUrl : `http://localhost:${port}`,
+      pid: child.pid!,
+      process: child,
+      kill: killer(child),
+    });
   }
   for (const instance of instances)
     await waitFor(
@@ -198,67 +232,73 @@ export async function startStack(options: { instances?: number } = {}): Promise<
       instance.process,
     );
 
-  const template = readFileSync(
-    new URL('../../deploy/nginx/chirp.conf.template', import.meta.url),
-    'utf8',
-  );
-  writeFileSync(
-    join(dir, 'chirp.conf'),
-    renderTemplate(template, {
-      CHIRP_SERVER_NAME: 'localhost',
-      CHIRP_HTTPS_PORT: String(nginxPort),
-      CHIRP_TLS_CERT: cert,
-      CHIRP_TLS_KEY: key,
-      CHIRP_INSTANCE_A: `127.0.0.1:${chirpPorts[0]}`,
-      CHIRP_INSTANCE_B: `127.0.0.1:${chirpPorts[1] ?? chirpPorts[0]}`,
-      LIVEKIT_SERVER_NAME: 'localhost',
-      LIVEKIT_HTTPS_PORT: String(nginxLivekitPort),
-      LIVEKIT_UPSTREAM: livekit[0]!.url.replace('ws://', ''),
-      LIVEKIT_TLS_CERT: cert,
-      LIVEKIT_TLS_KEY: key,
-    }),
-  );
-  // The main file only places the shipped server configuration into an http block of the test's own.
-  const temp = join(dir, 'nginx-temp');
-  mkdirSync(temp, { mode: 0o777 });
-  chmodSync(temp, 0o777);
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    [
-      `pid ${join(dir, 'nginx.pid')};`,
-      `error_log ${join(dir, 'nginx-error.log')} warn;`,
-      'worker_processes 1;',
-      'events { worker_connections 512; }',
-      'http {',
-      // The test's own log (not part of the shipped file): which upstream served which request.
-      "  log_format upstream '$request_uri $upstream_addr';",
-      `  access_log ${join(dir, 'nginx-access.log')} upstream;`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-        (kind) => `  ${kind}_temp_path ${temp}/${kind};`,
-      ),
-      `  include ${join(dir, 'chirp.conf')};`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const nginxLog = openSync(join(dir, 'nginx.log'), 'a');
-  const nginx = spawn(
-    need('TEST_NGINX_BINARY'),
-    ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'],
-    {
-      stdio: ['ignore', nginxLog, nginxLog],
-    },
-  );
-  const stopNginx = killer(nginx);
-  await waitFor(
-    async () => {
-      const result = spawnSync('curl', ['-ksf', '-o', '/dev/null', `${publicUrl}/readyz`]);
-      return result.status === 0;
-    },
-    'nginx',
-    30_000,
-    nginx,
-  );
+  async function startNginx(): Promise<() => Promise<void>> {
+    const template = readFileSync(
+      new URL('../../deploy/nginx/chirp.conf.template', import.meta.url),
+      'utf8',
+    );
+    writeFileSync(
+      join(dir, 'chirp.conf'),
+      renderTemplate(template, {
+        CHIRP_SERVER_NAME: 'localhost',
+        CHIRP_HTTPS_PORT: String(nginxPort),
+        CHIRP_TLS_CERT: cert,
+        CHIRP_TLS_KEY: key,
+        CHIRP_INSTANCE_A: `127.0.0.1:${chirpPorts[0]}`,
+        CHIRP_INSTANCE_B: `127.0.0.1:${chirpPorts[1] ?? chirpPorts[0]}`,
+        LIVEKIT_SERVER_NAME: 'localhost',
+        LIVEKIT_HTTPS_PORT: String(nginxLivekitPort),
+        LIVEKIT_UPSTREAM: livekit[0]!.url.replace('ws://', ''),
+        LIVEKIT_TLS_CERT: cert,
+        LIVEKIT_TLS_KEY: key,
+      }),
+    );
+    // The main file only places the shipped server configuration into an http block of the test's own.
+    const temp = join(dir, 'nginx-temp');
+    mkdirSync(temp, { mode: 0o777 });
+    chmodSync(temp, 0o777);
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      [
+        `pid ${join(dir, 'nginx.pid')};`,
+        `error_log ${join(dir, 'nginx-error.log')} warn;`,
+        'worker_processes 1;',
+        'events { worker_connections 512; }',
+        'http {',
+        // The test's own log (not part of the shipped file): which upstream served which request.
+        "  log_format upstream '$request_uri $upstream_addr';",
+        `  access_log ${join(dir, 'nginx-access.log')} upstream;`,
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+          (kind) => `  ${kind}_temp_path ${temp}/${kind};`,
+        ),
+        `  include ${join(dir, 'chirp.conf')};`,
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const nginxLog = openSync(join(dir, 'nginx.log'), 'a');
+    const nginx = spawn(
+      need('TEST_NGINX_BINARY'),
+      ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'],
+      {
+        stdio: ['ignore', nginxLog, nginxLog],
+      },
+    );
+    const stopNginx = killer(nginx);
+    await waitFor(
+      async () => {
+        const result = spawnSync('curl', ['-ksf', '-o', '/dev/null', `${publicUrl}/readyz`]);
+        return result.status === 0;
+      },
+      'nginx',
+      30_000,
+      nginx,
+    );
+    return stopNginx;
+  }
+
+  let stopNginx: () => Promise<void> = async () => undefined;
+  if (behindNginx) stopNginx = await startNginx();
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   pool.on('error', () => undefined);
@@ -271,6 +311,8 @@ export async function startStack(options: { instances?: number } = {}): Promise<
     databaseUrl,
     certificate: cert,
     redisPrefix,
+    roomPrefix,
+    livekitKeys: keys,
     async servedBy(marker) {
       // nginx writes its access log line as the response goes; allow it a moment.
       for (let i = 0; i < 20; i++) {
