@@ -4,13 +4,27 @@ import type { FullConfig } from '@playwright/test';
 import { OWNER } from './accounts';
 
 /**
- * Before any test runs, the owner signs in through the real provider and claims the fresh server
- * with the one-time setup code it wrote to its data folder — as a real owner does — so a known
- * account is superadmin however the tests are scheduled.
+ * Before any test runs, the owner signs in through the real provider and claims each fresh server a
+ * project tests (the built-in SFU's, LiveKit's) with the one-time setup code it wrote to its data
+ * folder — as a real owner does — so a known account is superadmin however the tests are scheduled.
+ * Projects that start their own servers have no baseURL.
  */
 export default async function globalSetup(config: FullConfig): Promise<void> {
-  const baseURL = config.projects[0]?.use.baseURL;
-  if (!baseURL) throw new Error('baseURL missing');
+  const baseURLs = new Set(config.projects.map((project) => project.use.baseURL).filter(Boolean));
+  if (baseURLs.size === 0) throw new Error('baseURL missing');
+  for (const baseURL of baseURLs) await claimServer(baseURL!, dataDirOf(baseURL!));
+}
+
+/** The data folder of the server behind `baseURL`, as playwright.config.ts started it. */
+function dataDirOf(baseURL: string): string {
+  const livekitDir = process.env.E2E_LK_DIR;
+  if (livekitDir && new URL(baseURL).port === process.env.E2E_LK_CHIRP_PORT) return join(livekitDir, 'data');
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('global setup: E2E_DATA_DIR missing');
+  return dataDir;
+}
+
+async function claimServer(baseURL: string, dataDir: string): Promise<void> {
   const jar = new Map<string, string>();
   const send = async (url: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
@@ -40,8 +54,6 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
     if (new URL(url).pathname === '/') break;
     response = await send(url);
   }
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('global setup: E2E_DATA_DIR missing');
   const code = (await readFile(join(dataDir, 'owner-setup-code'), 'utf8')).trim();
   const claimed = await send(new URL('/api/setup/claim', baseURL).href, {
     method: 'POST',

@@ -1,127 +1,23 @@
-import type { Browser, Page } from '@playwright/test';
-import { OWNER, newPerson, type Person } from './accounts';
-import { expect, signIn, test, type SignedInUser } from './fixtures';
+import { newPerson } from './accounts';
+import { expect, test } from './fixtures';
+import {
+  AUDIBLE,
+  SILENT,
+  channelWith,
+  channelWithAdmin,
+  goOffline,
+  goOnline,
+  levelFrom,
+  open,
+  userId,
+  voiceReady,
+  watchSilence,
+} from './voice-audio';
 
-/** RMS levels of a received stream: below SILENT is silence, above AUDIBLE is A's tone. */
-const SILENT = 0.01;
-const AUDIBLE = 0.05;
 const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
 const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
 
-type Microphone = 'tone' | 'denied';
-
-/**
- * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
- * 440 Hz tone stands in for a voice instead. 'denied' refuses capture as a blocked permission does.
- */
-function installMicrophone(kind: Microphone): void {
-  const devices = navigator.mediaDevices;
-  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
-    if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
-    if (kind === 'denied')
-      return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
-    const context = new AudioContext();
-    const oscillator = context.createOscillator();
-    const gain = context.createGain();
-    gain.gain.value = 0.5;
-    oscillator.frequency.value = 440;
-    const destination = context.createMediaStreamDestination();
-    oscillator.connect(gain).connect(destination);
-    oscillator.start();
-    return Promise.resolve(destination.stream);
-  };
-}
-
-async function open(
-  browser: Browser,
-  person: Person,
-  microphone: Microphone,
-): Promise<SignedInUser> {
-  const context = await browser.newContext({
-    permissions: microphone === 'denied' ? [] : ['microphone'],
-  });
-  await context.addInitScript(installMicrophone, microphone);
-  const page = await context.newPage();
-  await signIn(page, person.name, person.email, person.password);
-  return { person, context, page };
-}
-
-async function userId(page: Page): Promise<string> {
-  const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
-  return me.id;
-}
-
-/** The owner (superadmin) makes a channel with the given people in it, through the API. */
-async function channelWith(
-  browser: Browser,
-  baseURL: string,
-  members: SignedInUser[],
-): Promise<number> {
-  const owner = await open(browser, OWNER, 'tone');
-  const headers = { origin: baseURL };
-  const created = await owner.page.request.post('/api/channels', {
-    data: { name: `Voice ${Date.now()}` },
-    headers,
-  });
-  expect(created.ok()).toBe(true);
-  const { id } = (await created.json()) as { id: number };
-  for (const member of members) {
-    const added = await owner.page.request.post(`/api/channels/${id}/members`, {
-      data: { userId: await userId(member.page) },
-      headers,
-    });
-    expect(added.ok()).toBe(true);
-  }
-  await owner.context.close();
-  // Free users land in their only channel once the page loads again.
-  for (const member of members) {
-    await member.page.reload();
-    await expect(member.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
-  }
-  return id;
-}
-
-const goOnline = (page: Page) => page.getByRole('button', { name: /Tap to connect/ }).click();
-const goOffline = (page: Page) => page.getByRole('button', { name: /Tap to disconnect/ }).click();
-
-/** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
-function levelFrom(page: Page, fromUserId: string): Promise<number> {
-  return page.evaluate(async (from) => {
-    type Probe = { context: AudioContext; analysers: WeakMap<HTMLAudioElement, AnalyserNode> };
-    const holder = window as unknown as { voiceProbe?: Probe };
-    holder.voiceProbe ??= { context: new AudioContext(), analysers: new WeakMap() };
-    const probe = holder.voiceProbe;
-    const analyserOf = (element: HTMLAudioElement): AnalyserNode | undefined => {
-      if (!(element.srcObject instanceof MediaStream)) return undefined;
-      let analyser = probe.analysers.get(element);
-      if (!analyser) {
-        analyser = probe.context.createAnalyser();
-        analyser.fftSize = 2048;
-        probe.context.createMediaStreamSource(element.srcObject).connect(analyser);
-        probe.analysers.set(element, analyser);
-      }
-      return analyser;
-    };
-    let level = 0;
-    for (let i = 0; i < 6; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const elements = document.querySelectorAll<HTMLAudioElement>(
-        `#remote-audio audio[data-user-id="${from}"]`,
-      );
-      for (const element of elements) {
-        const analyser = analyserOf(element);
-        if (!analyser) continue;
-        const samples = new Float32Array(analyser.fftSize);
-        analyser.getFloatTimeDomainData(samples);
-        const rms = Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length);
-        level = Math.max(level, rms);
-      }
-    }
-    return level;
-  }, fromUserId);
-}
-
-test('A talks and B hears it; mutes silence it; going offline meters the minutes', async ({
+test('A talks and B hears it; mutes silence it; going offline meters the minutes', { tag: '@livekit' }, async ({
   browser,
   baseURL,
 }) => {
@@ -184,6 +80,69 @@ test('A talks and B hears it; mutes silence it; going offline meters the minutes
 
   await a.context.close();
   await b.context.close();
+});
+
+test('admin mute silences A within 1 s and unmute restores A by itself; removal and deletion cut the audio at once', { tag: '@livekit' }, async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const a = await open(browser, newPerson('Ada'), 'tone');
+  const b = await open(browser, newPerson('Bo'), 'tone');
+  const c = await open(browser, newPerson('Cy'), 'tone');
+  const { id, owner } = await channelWithAdmin(browser, baseURL!, [a, b, c]);
+  const [aId, cId] = [await userId(a.page), await userId(c.page)];
+  const admin = (method: 'POST' | 'DELETE', path: string) =>
+    owner.page.request.fetch(path, { method, headers: { origin: baseURL! } });
+
+  for (const user of [a, b, c]) {
+    await goOnline(user.page);
+    await expect(voiceReady(user.page)).toBeVisible({ timeout: 20_000 });
+  }
+  // Everyone is ONLINE (open microphones): B hears A and C.
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+  await expect.poll(() => levelFrom(b.page, cId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+
+  // Admin mute: the server stops carrying A (measured on the received stream, not the element).
+  const muteSilence = await watchSilence(b.page, aId);
+  const mutedAt = Date.now();
+  expect((await admin('POST', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
+  const mutedAtAnswer = Date.now();
+  const muteMs = await muteSilence(mutedAtAnswer);
+  console.log(`admin mute: B hears silence from A ${muteMs} ms after the answer, ${muteMs + mutedAtAnswer - mutedAt} ms after the request`);
+  expect(muteMs).toBeLessThanOrEqual(1_000);
+  await b.page.waitForTimeout(1_000);
+  expect(await levelFrom(b.page, aId)).toBeLessThan(SILENT);
+  // A's own page did nothing and still shows the room connected.
+  await expect(voiceReady(a.page)).toBeVisible();
+
+  // Unmute: A is heard again without touching anything.
+  const unmutedAt = Date.now();
+  expect((await admin('DELETE', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
+  console.log(`admin unmute: B hears A again after ${Date.now() - unmutedAt} ms`);
+
+  // Removal: C is cut off at once, and C's room is gone.
+  const removeSilence = await watchSilence(b.page, cId);
+  const removedAt = Date.now();
+  expect((await admin('DELETE', `/api/channels/${id}/members/${cId}`)).ok()).toBe(true);
+  const removedAtAnswer = Date.now();
+  const removeMs = await removeSilence(removedAtAnswer);
+  console.log(`removal: B hears silence from C ${removeMs} ms after the answer, ${removeMs + removedAtAnswer - removedAt} ms after the request`);
+  expect(removeMs).toBeLessThanOrEqual(1_000);
+  await expect(voiceReady(c.page)).toBeHidden();
+
+  // Deletion: the room closes for everyone at once.
+  const deleteSilence = await watchSilence(b.page, aId);
+  const deletedAt = Date.now();
+  expect((await admin('DELETE', `/api/channels/${id}`)).ok()).toBe(true);
+  const deletedAtAnswer = Date.now();
+  const deleteMs = await deleteSilence(deletedAtAnswer);
+  console.log(`channel deletion: B hears silence from A ${deleteMs} ms after the answer, ${deleteMs + deletedAtAnswer - deletedAt} ms after the request`);
+  expect(deleteMs).toBeLessThanOrEqual(1_000);
+  for (const user of [a, b]) await expect(voiceReady(user.page)).toBeHidden();
+
+  for (const user of [a, b, c, owner]) await user.context.close();
 });
 
 test('over the free allowance: blocked with the spec message until pay-as-you-go is on', async ({

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The services Chirp's tests and developers use, installed when missing and started when stopped:
-# PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379) and a LiveKit server in dev mode
-# (127.0.0.1:7880, key devkey / secret secret). Idempotent and quick when everything already runs.
+# PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379), a LiveKit server in dev mode
+# (127.0.0.1:7880, key devkey / secret secret), and nginx + openssl (installed only: the
+# multi-instance test runs its own nginx with its own certificate). Idempotent and quick when
+# everything already runs.
 #
 #   scripts/services.sh            install/start all, then print the test environment as `export` lines
-#   eval "$(scripts/services.sh)"  the same, exporting TEST_DATABASE_URL, TEST_REDIS_URL, TEST_LIVEKIT_*
+#   eval "$(scripts/services.sh)"  the same, exporting TEST_DATABASE_URL, TEST_REDIS_URL, TEST_LIVEKIT_*,
+#                                  TEST_NGINX_BINARY
 #   scripts/services.sh postgres redis   only those
 #
 # Progress goes to stderr; stdout carries only the export lines.
+# A new service is one `start_<name>` function below and one line in the `case` at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,13 +103,24 @@ start_livekit() {
   echo "export TEST_LIVEKIT_BINARY=$(livekit_binary)"
 }
 
+# nginx for the multi-instance end-to-end test (e2e/multi-instance.spec.ts), which starts its own
+# nginx process with deploy/nginx/chirp.conf.template and a self-signed certificate from openssl.
+start_nginx() {
+  local binary=/usr/sbin/nginx
+  [ -x "$binary" ] || { say "installing nginx"; apt_install nginx; }
+  command -v openssl >/dev/null || { say "installing openssl"; apt_install openssl; }
+  echo "export TEST_NGINX_BINARY=$binary"
+}
+
+DEFAULT_SERVICES=(postgres redis livekit nginx)
 services=("$@")
-[ ${#services[@]} -gt 0 ] || services=(postgres redis livekit)
+[ ${#services[@]} -gt 0 ] || services=("${DEFAULT_SERVICES[@]}")
 for service in "${services[@]}"; do
   case "$service" in
     postgres) start_postgres ;;
     redis) start_redis ;;
     livekit) start_livekit ;;
-    *) say "unknown service: $service (postgres, redis, livekit)"; exit 2 ;;
+    nginx) start_nginx ;;
+    *) say "unknown service: $service (${DEFAULT_SERVICES[*]})"; exit 2 ;;
   esac
 done

@@ -31,6 +31,7 @@ export interface AppContext {
   readonly channelEvents: ChannelEvents;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
+  /** The voice provider (told inside admin mute, removal and deletion) and the built-in SFU, if any. */
   readonly voice: Voice;
   /** Shared atomic counters (Redis or the database) for every limit that must hold across instances. */
   readonly counters: Counters;

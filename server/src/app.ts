@@ -34,6 +34,7 @@ import { registerOwnership } from './ownership/ownership.js';
 import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
 import { registerVoice } from './voice/voice.js';
+import { voiceConnectSources } from './voice/livekit/livekit-rooms.js';
 import { registerClientAssets } from './web/client-assets.js';
 
 export interface BuildAppOptions {
@@ -80,7 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Frames over 256 KB (voice SDP grows with talkers) close the socket; /ws drops messages over 16 KB.
   await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
-  await registerSecurityHeaders(app, config.publicUrl, config.dev);
+  await registerSecurityHeaders(app, config.publicUrl, config.dev, voiceConnectSources(config));
   // Order matters: refuse foreign origins, then guests, then non-JSON bodies — all before parsing.
   registerSameOriginCheck(app, config.publicUrl);
   registerAuthenticationGate(app);

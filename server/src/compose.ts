@@ -18,10 +18,12 @@ import { SocketRegistry } from './realtime/socket-registry.js';
 import { UsageSweeper } from './usage/usage-sweeper.js';
 import { meterEmbeddedVoice } from './usage/voice-metering.js';
 import { createVoice } from './voice/voice.js';
-import { withVoiceEffects } from './voice/voice-effects.js';
 
-/** A crashed instance's users are announced offline this often (Redis presence). */
-const PRESENCE_REAP_INTERVAL_MS = 10_000;
+/**
+ * Crashed instances are looked for this often (Redis presence): their users show offline about
+ * this soon after the lifeline closes (decision 018).
+ */
+const PRESENCE_REAP_INTERVAL_MS = 1_000;
 /** Usage sessions of users gone for two minutes are closed this often. */
 const USAGE_SWEEP_INTERVAL_MS = 30_000;
 
@@ -41,8 +43,8 @@ export interface Composition {
 
 /**
  * The server's composition root. Everything the routes share is built here, once, before any
- * route registers: the bus (in-process or Redis), presence, the channel events REST publishes (with
- * the voice provider's effects applied), the call service, voice, and the background timers.
+ * route registers: the bus (in-process or Redis), presence, the channel events REST publishes, the
+ * call service, voice (with pinned effects over the bus when VOICE_PINNED), and the background timers.
  */
 export async function compose({
   config,
@@ -73,9 +75,10 @@ export async function compose({
       : undefined,
   );
   const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
-  const voice = createVoice(config, db, log);
-  // REST changes reach the sockets (through the bus) and the audio (through the provider).
-  const channelEvents = withVoiceEffects(busChannelEvents(bus, db, log), voice.provider, log);
+  const voice = await createVoice(config, db, bus, log);
+  // REST changes reach the sockets through the bus; the audio was told inside their transaction
+  // (admin mute, removal, deletion call `voice.provider`), so a voice server that fails refuses them.
+  const channelEvents = busChannelEvents(bus, db, log);
   const calls = new CallService({
     db,
     bus,

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { resolveConfig } from './config/config.js';
 import { ConfigError, parseEnv } from './config/env.js';
 import { openDatabase } from './db/database.js';
+import { loggerOptions } from './logging/logger-options.js';
+import { guardVoiceInstances } from './voice/instance-guard.js';
 
 async function main(): Promise<void> {
   const dev = process.argv.includes('--dev');
@@ -19,9 +22,19 @@ async function main(): Promise<void> {
     throw error;
   }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, database });
+  // Several instances on one PostgreSQL: refuse a voice setup that cannot span them (README), before
+  // anything else starts; later conflicts go to this log.
+  const instances =
+    database.kind === 'postgres'
+      ? await guardVoiceInstances(database.db, config, pino(loggerOptions(config.logLevel)))
+      : undefined;
+  const app = await buildApp({ config, database }).catch(async (error: unknown) => {
+    await instances?.stop();
+    throw error;
+  });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    await instances?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -33,6 +46,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A configuration problem is one clear line; anything else keeps its stack.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

@@ -8,16 +8,16 @@
 import { EmbeddedSfuTransport } from '../../../client/src/features/voice/transport/embedded-sfu-transport';
 import type { LatencyBenchApi, LatencyBenchGlobal } from '../latency-bench-api';
 
-const context = new AudioContext();
+export const context = new AudioContext();
 const gain = context.createGain();
 gain.gain.value = 0;
 const oscillator = context.createOscillator();
 oscillator.frequency.value = 440;
-const destination = context.createMediaStreamDestination();
+export const destination = context.createMediaStreamDestination();
 oscillator.connect(gain).connect(destination);
 oscillator.start();
 
-const wallNow = () => performance.timeOrigin + performance.now();
+export const wallNow = () => performance.timeOrigin + performance.now();
 /** Wall-clock time of an audio-thread `currentTime`, via the context's own clock mapping. */
 function wallAt(contextTime: number): number {
   const stamp = context.getOutputTimestamp();
@@ -71,6 +71,24 @@ async function detectOnsets(track: MediaStreamTrack): Promise<void> {
   context.createMediaStreamSource(stream).connect(node);
 }
 
+/** Times onsets on whatever a transport attaches in #remote-audio (the talker's audio). */
+export function listenToRemoteAudio(): void {
+  const seen = new Set<MediaStreamTrack>();
+  const watch = () => {
+    for (const element of document.querySelectorAll<HTMLAudioElement>('#remote-audio audio')) {
+      const track =
+        element.srcObject instanceof MediaStream
+          ? element.srcObject.getAudioTracks()[0]
+          : undefined;
+      if (track && !seen.has(track)) {
+        seen.add(track);
+        void detectOnsets(track);
+      }
+    }
+  };
+  setInterval(watch, 100);
+}
+
 function waitForIce(pc: RTCPeerConnection): Promise<void> {
   if (pc.iceGatheringState === 'complete') return Promise.resolve();
   return new Promise((resolve) => {
@@ -80,7 +98,7 @@ function waitForIce(pc: RTCPeerConnection): Promise<void> {
   });
 }
 
-const bench: LatencyBenchApi = {
+export const bench: LatencyBenchApi = {
   async sfuConnect(url: string, token: string, talker: boolean): Promise<void> {
     await context.resume();
     transport = new EmbeddedSfuTransport({
@@ -88,23 +106,7 @@ const bench: LatencyBenchApi = {
     });
     await transport.connect(url, token);
     if (talker) await transport.setMicrophoneEnabled(true);
-    else {
-      // Listen to whatever the SFU attaches for the talker.
-      const seen = new Set<MediaStreamTrack>();
-      const watch = () => {
-        for (const element of document.querySelectorAll<HTMLAudioElement>('#remote-audio audio')) {
-          const track =
-            element.srcObject instanceof MediaStream
-              ? element.srcObject.getAudioTracks()[0]
-              : undefined;
-          if (track && !seen.has(track)) {
-            seen.add(track);
-            void detectOnsets(track);
-          }
-        }
-      };
-      setInterval(watch, 100);
-    }
+    else listenToRemoteAudio();
   },
   async sfuDisconnect(): Promise<void> {
     await transport?.disconnect();

@@ -42,11 +42,20 @@ export async function createChannel(
   });
 }
 
-/** Deletes the channel (memberships and invites cascade) and returns who was in it, for the event. */
-export async function deleteChannel(db: Database, channelId: number): Promise<string[]> {
+/**
+ * Deletes the channel (memberships and invites cascade) and returns who was in it, for the event.
+ * `beforeCommit` runs inside the transaction (the voice room is closed there), so a failure leaves
+ * the channel as it was.
+ */
+export async function deleteChannel(
+  db: Database,
+  channelId: number,
+  beforeCommit: () => Promise<void> = async () => undefined,
+): Promise<string[]> {
   return db.transaction(async (tx) => {
     const memberIds = await memberIdsOf(tx, channelId);
     await tx.delete(channels).where(eq(channels.id, channelId));
+    await beforeCommit();
     return memberIds;
   });
 }

@@ -6,6 +6,7 @@ import { requireChannelAdmin } from '../access/channel-guards.js';
 import { hasAllChannelsAccess, requireAdminTier } from '../access/tier-guards.js';
 import { requireUser } from '../auth/require-user.js';
 import { createChannel, deleteChannel, listAllChannels, listChannelsOf } from './channel-store.js';
+import { onVoiceServer } from '../voice/voice-server-error.js';
 import { withErrorField } from './creation-errors.js';
 import { registerMemberRoutes } from './members-routes.js';
 
@@ -30,7 +31,9 @@ export function registerChannelRoutes(app: FastifyInstance): void {
   app.delete(API_PATHS.channel, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);
     await requireChannelAdmin(request, id);
-    const memberIds = await deleteChannel(ctx.database.db, id);
+    const memberIds = await deleteChannel(ctx.database.db, id, () =>
+      onVoiceServer('delete the channel', () => ctx.voice.provider.closeRoom(id)),
+    );
     ctx.channelEvents.publish({ type: 'channel_deleted', channelId: id, memberIds });
     return { message: 'Channel deleted' } satisfies MessageResponse;
   });

@@ -6,6 +6,7 @@ import { hasBlocked } from '../blocking/block-store.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import { recordRemoval, revokeInvitesBy } from '../invites/invite-store.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
+import { onVoiceServer } from '../voice/voice-server-error.js';
 import { loadMember } from './member-view.js';
 import { deleteMembership, insertMembership, setMuted } from './membership-store.js';
 
@@ -50,11 +51,18 @@ export async function removeMember(
     // The links they made die with their membership; a removal (not a leave) outlives older links.
     await revokeInvitesBy(tx, channelId, targetId);
     if (targetId !== access.user.id) await recordRemoval(tx, channelId, targetId);
+    // Disconnected at once (DESIGN §3); if the voice server cannot, the member stays.
+    await onVoiceServer('remove the member', () =>
+      ctx.voice.provider.disconnectUser(channelId, targetId),
+    );
   });
   ctx.channelEvents.publish({ type: 'member_removed', channelId, userId: targetId });
 }
 
-/** Admin mute (DESIGN §3): idempotent; the muted member's publish right is withdrawn by the voice layer. */
+/**
+ * Admin mute (DESIGN §3): idempotent. The voice server withdraws the publish right inside the
+ * transaction: when it cannot, nothing changes and the admin is told (VoiceServerError).
+ */
 export async function setMemberMuted(
   ctx: AppContext,
   access: ChannelAccess,
@@ -62,8 +70,13 @@ export async function setMemberMuted(
   isMuted: boolean,
 ): Promise<ChannelMember> {
   const channelId = access.channel.id;
-  if (!(await setMuted(ctx.database.db, channelId, targetId, isMuted)))
-    throw notFound('Not a member of this channel');
+  await ctx.database.db.transaction(async (tx) => {
+    if (!(await setMuted(tx, channelId, targetId, isMuted)))
+      throw notFound('Not a member of this channel');
+    await onVoiceServer(isMuted ? 'mute' : 'unmute', () =>
+      ctx.voice.provider.setPublisherMuted(channelId, targetId, isMuted),
+    );
+  });
   const member = await loadMember(ctx.database.db, ctx.presence, channelId, targetId);
   if (!member) throw notFound('Not a member of this channel');
   ctx.channelEvents.publish({ type: 'member_muted', channelId, member });

@@ -19,9 +19,17 @@ export interface Config {
   signup: 'open' | 'invite';
   voice: {
     provider: 'embedded' | 'livekit';
-    livekit: { url: string | undefined; apiKey: string | undefined; apiSecret: string | undefined };
+    livekit: {
+      url: string | undefined;
+      apiKey: string | undefined;
+      apiSecret: string | undefined;
+      /** Room name = prefix + channel id (LIVEKIT_ROOM_PREFIX, default `channel-`). */
+      roomPrefix: string;
+    };
     rtcPortRange: { min: number; max: number } | undefined;
     announcedIp: string | undefined;
+    /** VOICE_PINNED: every instance's /rtc traffic reaches one instance (built-in SFU, several instances). */
+    pinned: boolean;
   };
   iceServers: IceServer[];
   /** Whether ICE_SERVERS was set; the built-in SFU uses no STUN server unless told to. */
@@ -73,12 +81,14 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
         url: env.LIVEKIT_URL,
         apiKey: env.LIVEKIT_API_KEY,
         apiSecret: env.LIVEKIT_API_SECRET,
+        roomPrefix: env.LIVEKIT_ROOM_PREFIX,
       },
       rtcPortRange:
         env.RTC_PORT_MIN && env.RTC_PORT_MAX
           ? { min: env.RTC_PORT_MIN, max: env.RTC_PORT_MAX }
           : undefined,
       announcedIp: env.RTC_ANNOUNCED_IP,
+      pinned: env.VOICE_PINNED,
     },
     iceServers: env.ICE_SERVERS ?? DEFAULT_ICE_SERVERS,
     iceServersConfigured: env.ICE_SERVERS !== undefined,

@@ -75,6 +75,21 @@ export const envSchema = z
     LIVEKIT_URL: url('wss://your-livekit-host'),
     LIVEKIT_API_KEY: optionalString,
     LIVEKIT_API_SECRET: optionalString,
+    /**
+     * Room names are this prefix plus the channel id, so several deployments can share one LiveKit.
+     * It ends in a non-digit, so no deployment's room name can be read as another's.
+     */
+    LIVEKIT_ROOM_PREFIX: optionalString
+      .default('channel-')
+      .refine(
+        (v) => /^[A-Za-z0-9_.-]{0,63}[A-Za-z_.-]$/.test(v),
+        'must be 1-64 letters, digits, "_", "." or "-", ending in a non-digit',
+      ),
+    /**
+     * The built-in SFU cannot span instances: with several instances on one database it refuses to
+     * start unless the operator routes all of /rtc to one instance and says so here (README).
+     */
+    VOICE_PINNED: optionalString.transform((v) => v === 'true' || v === '1'),
     ICE_SERVERS: iceServers,
     RTC_PORT_MIN: port(0),
     RTC_PORT_MAX: port(0),

@@ -29,13 +29,28 @@ export async function openDatabase(options: {
   return openPglite(join(options.dataDir, 'db'), migrationsFolder);
 }
 
+/** Any fixed number: the advisory lock that serialises migrations across instances. */
+const MIGRATION_LOCK = 0x63686972; // "chir"
+
 async function openPostgres(url: string, migrationsFolder: string): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server dropped (restart, failover) is replaced by the pool; without a
+  // listener node-postgres would throw it and end the process. Queries still report their errors.
+  pool.on('error', () => undefined);
   const db = drizzle({ client: pool, schema });
-  await migrate(db, { migrationsFolder });
+  // Several instances may start at once on a fresh database: one migrates, the others wait for it
+  // (a session-level advisory lock), then find nothing left to do.
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate(db, { migrationsFolder });
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    lock.release();
+  }
   return {
     db: db as unknown as Database,
     kind: 'postgres',

@@ -187,6 +187,19 @@ export const usageSessions = pgTable(
   ],
 );
 
+/**
+ * Chirp server processes that use this database, each refreshing `seenAt`; how an instance learns
+ * that others share its database (the built-in SFU cannot span instances, see voice/instance-guard.ts).
+ */
+export const serverInstances = pgTable('server_instances', {
+  id: text('id').primaryKey(),
+  voiceProvider: text('voice_provider').notNull(),
+  /** VOICE_PINNED: the operator routes all built-in SFU traffic to one instance. */
+  voicePinned: boolean('voice_pinned').notNull().default(false),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const CALL_STATUSES = ['ringing', 'active', 'ended', 'declined', 'missed'] as const;
 
 export const calls = pgTable(

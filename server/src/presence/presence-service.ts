@@ -41,6 +41,24 @@ export class PresenceService implements PresenceReader {
       bus: deps.bus,
       onError: (error) => deps.log.error({ err: error }, 'member_update not published'),
     });
+    deps.store.onRestored?.(() => {
+      this.restore().catch((error: unknown) =>
+        deps.log.error({ err: error }, 'presence restore failed'),
+      );
+    });
+  }
+
+  /**
+   * Another instance took this one for dead and announced its users offline: write them back and
+   * announce whatever their channels' viewers now see differently.
+   */
+  private async restore(): Promise<void> {
+    const users = this.tracker.userIds();
+    this.deps.log.warn(
+      { users: users.length },
+      'presence: this instance was taken for dead; restoring its users',
+    );
+    for (const userId of users) await this.announceChange(userId, await this.save(userId));
   }
 
   async presenceIn(

@@ -28,6 +28,11 @@ export interface PresenceStore {
   read(userIds: readonly string[]): Promise<Map<string, UserPresenceState[]>>;
   /** Users held by instances found dead since the last call, so their members can be told. */
   reapDeadInstances(): Promise<string[]>;
+  /**
+   * Called when this instance finds it was reaped while alive (its Redis connection dropped): the
+   * presence service writes its users back. Only stores shared across instances need it.
+   */
+  onRestored?(listener: () => void): void;
   close(): Promise<void>;
 }
 

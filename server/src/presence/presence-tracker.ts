@@ -38,6 +38,11 @@ export class PresenceTracker {
     return this.users.get(userId)?.get(socketId)?.has(channelId) ?? false;
   }
 
+  /** Every user holding a socket on this instance. */
+  userIds(): string[] {
+    return [...this.users.keys()];
+  }
+
   /** The user's state on this instance, or null when they hold no socket here. */
   stateOf(userId: string): UserPresenceState | null {
     const sockets = this.users.get(userId);

@@ -43,6 +43,7 @@ export function createEmbeddedProvider(
     apiKey: EMBEDDED_VOICE_API_KEY,
     apiSecret,
     url: () => `${wsScheme}://${config.publicUrl.host}${VOICE_SIGNALLING_PATH}`,
+    roomName: (channelId) => voiceRoomName(channelId),
     setPublisherMuted: async (channelId, userId, muted) =>
       sfu.setPublisherMuted(voiceRoomName(channelId), userId, muted),
     disconnectUser: async (channelId, userId) =>

@@ -95,25 +95,25 @@ describe('POST /api/livekit-token with LiveKit selected', () => {
     }
   });
 
-  // No LiveKit server can run here: tokens and webhooks are checked with the SDK's own verifier and
-  // signer, which is what a LiveKit server uses.
+  // Tokens and webhooks checked with the SDK's own verifier and signer (what a LiveKit server uses);
+  // e2e/livekit.spec.ts has a real LiveKit server take the tokens and send the webhooks.
   it('issues tokens LiveKit verifies, and closes usage on a signed participant_left webhook', async () => {
     const [database] = testDatabases();
-    const env = { VOICE_PROVIDER: 'livekit', LIVEKIT_URL: 'wss://livekit.invalid', LIVEKIT_API_KEY: 'APIkey', LIVEKIT_API_SECRET: 'a-livekit-secret-of-thirty-two-chars!!' };
+    const env = { VOICE_PROVIDER: 'livekit', LIVEKIT_URL: 'wss://livekit.invalid', LIVEKIT_API_KEY: 'APIkey', LIVEKIT_API_SECRET: 'a-livekit-secret-of-thirty-two-chars!!', LIVEKIT_ROOM_PREFIX: 'family-' };
     const server = await startTestServer(await database!.open(), env);
     try {
       const s = await setUp(server);
       const body = (await (await askToken(s, s.member, s.memberId)).json()) as { url: string; token: string; provider: string };
       expect(body).toMatchObject({ provider: 'LiveKit', url: 'wss://livekit.invalid' });
       const claims = await new TokenVerifier(env.LIVEKIT_API_KEY, env.LIVEKIT_API_SECRET).verify(body.token);
-      expect(claims.video).toMatchObject({ roomJoin: true, room: `channel-${s.channelId}`, canPublish: true, canSubscribe: true });
+      expect(claims.video).toMatchObject({ roomJoin: true, room: `family-${s.channelId}`, canPublish: true, canSubscribe: true });
       expect(claims.sub?.startsWith(`${s.memberId}-`)).toBe(true);
 
       const started = (await (await s.member.request('/api/usage/session/start', { method: 'POST', json: { channelId: s.channelId } })).json()) as { sessionId: string };
       const event = JSON.stringify({
         event: 'participant_left',
-        room: { name: `channel-${s.channelId}` },
-        participant: { identity: claims.sub, joinedAt: String(Math.ceil(Date.now() / 1000) + 1) },
+        room: { name: `family-${s.channelId}` },
+        participant: { sid: 'PA_1', identity: claims.sub, joinedAt: String(Math.floor(Date.now() / 1000) - 90) },
         id: 'EV_1',
         createdAt: String(Math.floor(Date.now() / 1000)),
       });
@@ -125,8 +125,8 @@ describe('POST /api/livekit-token with LiveKit selected', () => {
       signer.sha256 = createHash('sha256').update(event).digest('base64');
       expect((await post(await signer.toJwt())).status).toBe(200);
       const [row] = await server.database.db.select().from(usageSessions).where(eq(usageSessions.id, started.sessionId));
-      // The connection claimed the client's session row, and its leave closed it.
-      expect(row).toMatchObject({ endReason: 'voice-left', voiceIdentity: claims.sub });
+      // The connection claimed the client's session row; its leave closed it at the voice server's times.
+      expect(row).toMatchObject({ endReason: 'voice-left', voiceIdentity: claims.sub, voiceConnection: 'PA_1', participantMinutes: 2 });
     } finally {
       await server.close();
       await server.database.close();

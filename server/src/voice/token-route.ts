@@ -27,6 +27,7 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
       apiKey: voice.apiKey,
       apiSecret: voice.apiSecret,
       channelId: body.channelId,
+      roomName: voice.roomName(body.channelId),
       userId: user.id,
       userName: displayName(user),
       adminMuted: membership?.isMuted ?? false,

@@ -13,10 +13,29 @@ export interface VoiceProvider {
   readonly apiSecret: string;
   /** Where the browser connects with its token. */
   url(): string;
-  /** Admin mute: the provider stops carrying the user's audio in that channel at once. */
+  /** The voice room of a channel (LiveKit's carries the deployment's room prefix). */
+  roomName(channelId: number): string;
+  /**
+   * Admin mute: the provider stops carrying the user's audio in that channel at once. These three
+   * reject when the voice server could not do it, so the caller can refuse the change (see
+   * `voice-server-error.ts`); a user or room that is simply not connected is not an error.
+   */
   setPublisherMuted(channelId: number, userId: string, muted: boolean): Promise<void>;
   /** The user may no longer be in the channel (removed, or left). */
   disconnectUser(channelId: number, userId: string): Promise<void>;
   /** The channel is gone. */
   closeRoom(channelId: number): Promise<void>;
 }
+
+/** A provider that carries no audio and has nothing to tell (tests that wrap or stand in for one). */
+export const noVoiceProvider: VoiceProvider = {
+  name: 'embedded',
+  configured: false,
+  apiKey: '',
+  apiSecret: '',
+  url: () => '',
+  roomName: (channelId) => `channel-${channelId}`,
+  setPublisherMuted: async () => undefined,
+  disconnectUser: async () => undefined,
+  closeRoom: async () => undefined,
+};

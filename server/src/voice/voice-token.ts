@@ -16,6 +16,8 @@ export interface CreateVoiceTokenInput {
   /** Defaults to the built-in SFU's key; LiveKit deployments pass theirs. */
   apiKey?: string;
   channelId: string | number;
+  /** The provider's room for the channel; `channel-<id>` when omitted (the built-in SFU's). */
+  roomName?: string;
   userId: string;
   userName: string;
   adminMuted: boolean;
@@ -41,7 +43,7 @@ export function createVoiceIdentity(userId: string, now = Date.now()): string {
 
 export async function createVoiceToken(input: CreateVoiceTokenInput): Promise<CreatedVoiceToken> {
   const identity = createVoiceIdentity(input.userId);
-  const roomName = voiceRoomName(input.channelId);
+  const roomName = input.roomName ?? voiceRoomName(input.channelId);
   const accessToken = new AccessToken(input.apiKey ?? EMBEDDED_VOICE_API_KEY, input.apiSecret, {
     identity,
     name: input.userName,

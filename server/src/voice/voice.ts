@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import type { Bus } from '../realtime/bus.js';
 import { createEmbeddedProvider } from './embedded-provider.js';
 import { createLivekitProvider } from './livekit/livekit-provider.js';
 import { registerLivekitWebhook } from './livekit/livekit-webhook-route.js';
+import { pinnedVoiceEffects } from './pinned-voice-effects.js';
 import type { EmbeddedSfu } from './sfu/embedded-sfu.js';
 import { registerSfuRoutes } from './sfu/sfu-routes.js';
 import { admitFromDatabase } from './sfu-admission.js';
@@ -11,22 +13,44 @@ import { registerVoiceTokenRoute } from './token-route.js';
 import type { VoiceProvider } from './voice-provider.js';
 
 export interface Voice {
+  /**
+   * Whichever server carries channel audio. Admin mute, removal and channel deletion tell it inside
+   * their transaction, so a voice server that cannot comply refuses the change (VoiceServerError).
+   */
   provider: VoiceProvider;
   /** The built-in SFU when it carries the audio; null with LiveKit. */
   sfu: EmbeddedSfu | null;
 }
 
-/** Channel voice: the built-in SFU by default, LiveKit with VOICE_PROVIDER=livekit. */
-export function createVoice(config: Config, db: Database, log: FastifyBaseLogger): Voice {
+/**
+ * Channel voice: the built-in SFU by default, LiveKit with VOICE_PROVIDER=livekit. With the built-in
+ * SFU pinned to one of several instances (VOICE_PINNED), an admin's change may land on an instance
+ * that does not hold the room, so the provider's effects go over the bus to every instance's SFU;
+ * that subscription is live before compose() returns, so before any request is served.
+ */
+export async function createVoice(
+  config: Config,
+  db: Database,
+  bus: Bus,
+  log: FastifyBaseLogger,
+): Promise<Voice> {
   if (config.voice.provider === 'livekit')
     return { provider: createLivekitProvider(config), sfu: null };
-  return createEmbeddedProvider(config, log, admitFromDatabase(db));
+  const embedded = createEmbeddedProvider(config, log, admitFromDatabase(db));
+  if (!config.voice.pinned) return embedded;
+  return { provider: await pinnedVoiceEffects(embedded.provider, bus, log), sfu: embedded.sfu };
 }
 
 /** The token endpoint and the provider's own routes: `/rtc` (built-in) or LiveKit's webhook. */
 export function registerVoice(app: FastifyInstance): void {
+  const { config } = app.ctx;
   const { provider, sfu } = app.ctx.voice;
   registerVoiceTokenRoute(app, provider);
   if (sfu) registerSfuRoutes(app, sfu);
-  else if (provider.configured) registerLivekitWebhook(app, provider.apiKey, provider.apiSecret);
+  else if (provider.configured)
+    registerLivekitWebhook(app, {
+      apiKey: provider.apiKey,
+      apiSecret: provider.apiSecret,
+      roomPrefix: config.voice.livekit.roomPrefix,
+    });
 }

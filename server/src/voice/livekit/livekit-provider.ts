@@ -1,22 +1,30 @@
-import { RoomServiceClient, TrackSource } from 'livekit-server-sdk';
-import { userIdFromIdentity, voiceRoomName } from '../../../../protocol/voice-signalling.js';
+import { RoomServiceClient, TrackSource, TwirpError } from 'livekit-server-sdk';
+import { userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import type { Config } from '../../config/config.js';
 import type { VoiceProvider } from '../voice-provider.js';
+import { livekitHttpUrl, livekitRoomName } from './livekit-rooms.js';
 
-/** LiveKit's HTTP API lives at the same host as its WebSocket URL. */
-export function livekitHttpUrl(wsUrl: string): string {
-  const url = new URL(wsUrl);
-  url.protocol =
-    url.protocol === 'wss:' ? 'https:' : url.protocol === 'ws:' ? 'http:' : url.protocol;
-  return url.origin;
-}
+export { livekitHttpUrl } from './livekit-rooms.js';
+
+/** RoomService calls give up after this long, so an admin's request never hangs on a dead server. */
+const ROOM_SERVICE_TIMEOUT_SECONDS = 5;
+
+/** A room or participant that does not exist (nobody connected, or gone meanwhile): nothing to do. */
+const isNotFound = (error: unknown) =>
+  error instanceof TwirpError && (error.status === 404 || error.code === 'not_found');
+
+const ignoreNotFound = (error: unknown) => {
+  if (!isNotFound(error)) throw error;
+};
 
 /**
  * LiveKit for scale-out. Admin mute revokes `canPublish` on the user's live participants (their
  * next token is minted without it too); removal and channel deletion go through RoomService.
+ * Failures reject, so the admin's request fails instead of silently leaving the audio on.
  */
 export function createLivekitProvider(config: Config, rooms?: RoomServiceClient): VoiceProvider {
-  const { url, apiKey, apiSecret } = config.voice.livekit;
+  const { url, apiKey, apiSecret, roomPrefix } = config.voice.livekit;
+  const roomName = (channelId: number) => livekitRoomName(roomPrefix, channelId);
   if (!url || !apiKey || !apiSecret) {
     return {
       name: 'LiveKit',
@@ -24,14 +32,25 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
       apiKey: '',
       apiSecret: '',
       url: () => '',
+      roomName,
       setPublisherMuted: async () => undefined,
       disconnectUser: async () => undefined,
       closeRoom: async () => undefined,
     };
   }
-  const service = rooms ?? new RoomServiceClient(livekitHttpUrl(url), apiKey, apiSecret);
+  const service =
+    rooms ??
+    new RoomServiceClient(livekitHttpUrl(url), apiKey, apiSecret, {
+      requestTimeout: ROOM_SERVICE_TIMEOUT_SECONDS,
+    });
+  /** Every live connection of the user in the channel's room (one per tab or device). */
   const identitiesOf = async (channelId: number, userId: string) => {
-    const participants = await service.listParticipants(voiceRoomName(channelId)).catch(() => []);
+    const participants = await service
+      .listParticipants(roomName(channelId))
+      .catch((error: unknown) => {
+        ignoreNotFound(error);
+        return [];
+      });
     return participants
       .map((p) => p.identity)
       .filter((identity) => userIdFromIdentity(identity) === userId);
@@ -42,25 +61,28 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
     apiKey,
     apiSecret,
     url: () => url,
+    roomName,
     async setPublisherMuted(channelId, userId, muted) {
       for (const identity of await identitiesOf(channelId, userId)) {
-        await service.updateParticipant(voiceRoomName(channelId), identity, {
-          permission: {
-            canPublish: !muted,
-            canSubscribe: true,
-            canPublishData: true,
-            canPublishSources: [TrackSource.MICROPHONE],
-          },
-        });
+        await service
+          .updateParticipant(roomName(channelId), identity, {
+            permission: {
+              canPublish: !muted,
+              canSubscribe: true,
+              canPublishData: true,
+              canPublishSources: [TrackSource.MICROPHONE],
+            },
+          })
+          .catch(ignoreNotFound);
       }
     },
     async disconnectUser(channelId, userId) {
       for (const identity of await identitiesOf(channelId, userId)) {
-        await service.removeParticipant(voiceRoomName(channelId), identity);
+        await service.removeParticipant(roomName(channelId), identity).catch(ignoreNotFound);
       }
     },
     async closeRoom(channelId) {
-      await service.deleteRoom(voiceRoomName(channelId)).catch(() => undefined);
+      await service.deleteRoom(roomName(channelId)).catch(ignoreNotFound);
     },
   };
 }

@@ -2,9 +2,8 @@ import type { VoiceDisconnectReason, VoiceRoomState } from './voice-transport';
 
 /**
  * The narrow slice of `livekit-client` that `LiveKitTransport` needs, so the transport's logic is
- * written and tested before the package is installed. An adapter over the real `Room` (to be
- * written once `livekit-client` is a dependency, see voice/CONTEXT.md) implements this port; the
- * spec §9 room options below are what that adapter passes to `new Room(...)`.
+ * unit-tested with a fake room. `livekit-room.ts` implements it over the real `Room`, passing the
+ * spec §9 room options below to `new Room(...)`.
  */
 export type LiveKitRoomOptions = {
   adaptiveStream: true;
@@ -42,6 +41,11 @@ export interface LiveKitRoomHandlers {
   audioTrackUnsubscribed(trackSid: string, participant: LiveKitParticipantLike): void;
   /** The adapter maps LiveKit's DisconnectReason (CLIENT_INITIATED → 'client', ...). */
   disconnected(reason: VoiceDisconnectReason): void;
+  /**
+   * The local participant's publish right changed (an admin mute revokes it through RoomService; the
+   * server then unpublishes the microphone, and an unmute grants it back).
+   */
+  publishPermissionChanged(canPublish: boolean): void;
 }
 
 export interface LiveKitRoomPort {

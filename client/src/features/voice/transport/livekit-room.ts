@@ -38,7 +38,10 @@ export function disconnectReason(reason: DisconnectReason | undefined): VoiceDis
   }
 }
 
-const like = (participant: Participant) => ({ identity: participant.identity, name: participant.name });
+const like = (participant: Participant) => ({
+  identity: participant.identity,
+  name: participant.name,
+});
 
 /** The real `livekit-client` Room behind the transport's narrow port. Loaded only for LiveKit. */
 export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
@@ -60,14 +63,32 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
       const onState = (state: ConnectionState) => handlers.connectionStateChanged(STATES[state]);
       const onJoined = (p: RemoteParticipant) => handlers.participantConnected(like(p));
       const onLeft = (p: RemoteParticipant) => handlers.participantDisconnected(like(p));
-      const onSpeakers = (speakers: Participant[]) => handlers.activeSpeakersChanged(speakers.map(like));
-      const onSubscribed = (track: RemoteTrack, publication: RemoteTrackPublication, p: RemoteParticipant) => {
-        if (track.kind === Track.Kind.Audio) handlers.audioTrackSubscribed(track.mediaStreamTrack, publication.trackSid, like(p));
+      const onSpeakers = (speakers: Participant[]) =>
+        handlers.activeSpeakersChanged(speakers.map(like));
+      const onSubscribed = (
+        track: RemoteTrack,
+        publication: RemoteTrackPublication,
+        p: RemoteParticipant,
+      ) => {
+        if (track.kind === Track.Kind.Audio)
+          handlers.audioTrackSubscribed(track.mediaStreamTrack, publication.trackSid, like(p));
       };
-      const onUnsubscribed = (track: RemoteTrack, publication: RemoteTrackPublication, p: RemoteParticipant) => {
-        if (track.kind === Track.Kind.Audio) handlers.audioTrackUnsubscribed(publication.trackSid, like(p));
+      const onUnsubscribed = (
+        track: RemoteTrack,
+        publication: RemoteTrackPublication,
+        p: RemoteParticipant,
+      ) => {
+        if (track.kind === Track.Kind.Audio)
+          handlers.audioTrackUnsubscribed(publication.trackSid, like(p));
       };
-      const onDisconnected = (reason?: DisconnectReason) => handlers.disconnected(disconnectReason(reason));
+      const onDisconnected = (reason?: DisconnectReason) =>
+        handlers.disconnected(disconnectReason(reason));
+      const onPermissions = (previous: { canPublish?: boolean } | undefined, p: Participant) => {
+        if (p !== room.localParticipant) return;
+        const canPublish = p.permissions?.canPublish ?? true;
+        if (canPublish !== (previous?.canPublish ?? true))
+          handlers.publishPermissionChanged(canPublish);
+      };
       room
         .on(RoomEvent.ConnectionStateChanged, onState)
         .on(RoomEvent.ParticipantConnected, onJoined)
@@ -75,7 +96,8 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
         .on(RoomEvent.ActiveSpeakersChanged, onSpeakers)
         .on(RoomEvent.TrackSubscribed, onSubscribed)
         .on(RoomEvent.TrackUnsubscribed, onUnsubscribed)
-        .on(RoomEvent.Disconnected, onDisconnected);
+        .on(RoomEvent.Disconnected, onDisconnected)
+        .on(RoomEvent.ParticipantPermissionsChanged, onPermissions);
       return () => {
         room
           .off(RoomEvent.ConnectionStateChanged, onState)
@@ -84,7 +106,8 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
           .off(RoomEvent.ActiveSpeakersChanged, onSpeakers)
           .off(RoomEvent.TrackSubscribed, onSubscribed)
           .off(RoomEvent.TrackUnsubscribed, onUnsubscribed)
-          .off(RoomEvent.Disconnected, onDisconnected);
+          .off(RoomEvent.Disconnected, onDisconnected)
+          .off(RoomEvent.ParticipantPermissionsChanged, onPermissions);
       };
     },
   };

@@ -120,6 +120,46 @@ describe('LiveKitTransport', () => {
     await expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({ code: 'forbidden' });
   });
 
+  it('publishes the microphone again when an admin unmute restores the right, if the user wants it', async () => {
+    const { transport, rooms } = setup();
+    const room = () => rooms[0]!;
+    const muted: boolean[] = [];
+    transport.on('participantMuted', ({ participant, muted: m }) => {
+      if (participant.userId === 'me') muted.push(m);
+    });
+    await transport.connect('wss://lk', 'tok');
+    await transport.setMicrophoneEnabled(true);
+    // Admin mute: LiveKit revokes the right and unpublishes the microphone by itself.
+    room().publish = false;
+    room().handlers?.publishPermissionChanged(false);
+    expect(transport.isMicrophoneEnabled).toBe(false);
+    room().publish = true;
+    room().handlers?.publishPermissionChanged(true);
+    expect(room().mic).toEqual([true, true]);
+    expect(transport.isMicrophoneEnabled).toBe(true);
+    expect(muted).toEqual([true, false]);
+
+    // Self-muted during the admin mute: the unmute leaves the microphone off.
+    room().publish = false;
+    room().handlers?.publishPermissionChanged(false);
+    await transport.setMicrophoneEnabled(false);
+    room().publish = true;
+    room().handlers?.publishPermissionChanged(true);
+    expect(room().mic).toEqual([true, true, false]);
+    expect(transport.isMicrophoneEnabled).toBe(false);
+  });
+
+  it('an admin-muted user who asks for the microphone gets it once unmuted', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    rooms[0]!.publish = false;
+    await expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({ code: 'forbidden' });
+    expect(rooms[0]?.mic).toEqual([]);
+    rooms[0]!.publish = true;
+    rooms[0]?.handlers?.publishPermissionChanged(true);
+    expect(rooms[0]?.mic).toEqual([true]);
+  });
+
   it('reports a lost room once, and our own disconnect as client', async () => {
     const { transport, rooms } = setup();
     const reasons: string[] = [];

@@ -23,15 +23,18 @@ function toParticipant(p: LiveKitParticipantLike): VoiceParticipant {
 const TIMEOUT_MESSAGE = 'Connection timeout - please check your internet connection';
 
 /**
- * Voice through LiveKit behind the same interface as the built-in SFU. NOT WIRED YET: nothing
- * imports this module; `create-transport.ts` will load it with a dynamic import once
- * `livekit-client` is installed and an adapter implements `LiveKitRoomPort` over its `Room`.
+ * Voice through LiveKit behind the same interface as the built-in SFU; `create-transport.ts` loads
+ * it with a dynamic import when the token names LiveKit. The microphone follows what the user wants
+ * (`setMicrophoneEnabled`) across admin mutes: LiveKit unpublishes it when the publish right is
+ * revoked, and this transport publishes it again as soon as the right comes back.
  */
 export class LiveKitTransport implements VoiceTransport {
   private room: LiveKitRoomPort | undefined;
   private unsubscribe: (() => void) | undefined;
   private currentState: VoiceRoomState = 'disconnected';
   private microphoneEnabled = false;
+  /** What the user last asked for; an admin unmute restores it without them doing anything. */
+  private microphoneWanted = false;
   private readonly events = new TransportEvents();
   private readonly audio = new Map<string, HTMLAudioElement>();
   private speaking = new Set<string>();
@@ -101,6 +104,7 @@ export class LiveKitTransport implements VoiceTransport {
   }
 
   async setMicrophoneEnabled(on: boolean): Promise<void> {
+    this.microphoneWanted = on;
     if (on && this.room && !this.room.canPublish())
       throw new VoiceTransportError('forbidden', 'insufficient permissions to publish');
     this.microphoneEnabled = on;
@@ -135,6 +139,29 @@ export class LiveKitTransport implements VoiceTransport {
       },
       audioTrackUnsubscribed: (sid: string) => {
         if (current()) this.removeAudio((element) => element.dataset.mid === sid);
+      },
+      publishPermissionChanged: (canPublish: boolean) => {
+        if (!current()) return;
+        const local = room.localParticipant;
+        if (local)
+          this.events.emit('participantMuted', {
+            participant: toParticipant(local),
+            muted: !canPublish,
+          });
+        if (!canPublish) {
+          // The server has unpublished the microphone; it comes back with the right.
+          this.microphoneEnabled = false;
+          return;
+        }
+        if (!this.microphoneWanted) return;
+        this.microphoneEnabled = true;
+        room.setMicrophoneEnabled(true).catch((error: unknown) => {
+          this.microphoneEnabled = false;
+          console.warn(
+            'voice: publishing the microphone again after an admin unmute failed',
+            error,
+          );
+        });
       },
       disconnected: (reason: VoiceTransportEvents['disconnected']['reason']) => {
         if (!current() || reason === 'client') return;

@@ -1,0 +1,299 @@
+/**
+ * Mouth-to-ear and press-to-hear through LiveKit beside the built-in SFU and direct P2P, in one run
+ * on one machine: real Chromium, loopback, tone-burst onsets timed on one clock by the SFU latency
+ * harness (bench/sfu/harness/latency-entry.ts). LiveKit is a node of the bench's own
+ * (TEST_LIVEKIT_BINARY from scripts/services.sh).
+ *
+ *   npx tsx bench/livekit/provider-latency.bench.ts [samples=100]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import websocket from '@fastify/websocket';
+import { chromium, type Page } from '@playwright/test';
+import Fastify from 'fastify';
+import { build } from 'vite';
+import { chromiumArgs } from '../../e2e/chromium-args.js';
+import { livekitKeys, livekitPorts, startLivekit } from '../../e2e/livekit/livekit-server.js';
+import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
+import { createEmbeddedSfu } from '../../server/src/voice/sfu/embedded-sfu.js';
+import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger.js';
+import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes.js';
+import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token.js';
+import { percentile } from '../stats.js';
+import type { ProviderLatencyBenchGlobal } from './provider-latency-api.js';
+
+const SAMPLES = Math.max(40, Number(process.argv[2] ?? 100));
+const PRESS_SAMPLES = 40;
+const SECRET = 'bench-provider-secret-bench-provider-secret';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+type G = ProviderLatencyBenchGlobal;
+
+const binary = process.env.TEST_LIVEKIT_BINARY;
+if (!binary) {
+  console.log(
+    'LiveKit is not installed: run `eval "$(bash scripts/services.sh)"` first. Nothing measured.',
+  );
+  process.exit(1);
+}
+
+/** Pairs each start with the first onset after it (and before the next start). */
+function latencies(starts: number[], onsets: number[]): number[] {
+  const result: number[] = [];
+  starts.forEach((start, i) => {
+    const next = starts[i + 1] ?? Number.POSITIVE_INFINITY;
+    const onset = onsets.find((o) => o >= start - 2 && o < next);
+    if (onset !== undefined) result.push(onset - start);
+  });
+  return result;
+}
+
+/** Burst start (or microphone switch) to the onset leaving the listener's audio output. */
+async function collect(
+  listener: Page,
+  count: number,
+  fire: () => Promise<number>,
+): Promise<number[]> {
+  for (let i = 0; i < 3; i++) await fire(); // warm the jitter buffer up; not counted
+  await sleep(500);
+  await listener.evaluate(() => (globalThis as unknown as G).bench.takeOnsets());
+  const starts: number[] = [];
+  for (let i = 0; i < count; i++) starts.push(await fire());
+  await sleep(800);
+  const onsets = await listener.evaluate(() => (globalThis as unknown as G).bench.takeOnsets());
+  return latencies(
+    starts,
+    onsets.map((o) => o.played),
+  );
+}
+
+const line = (label: string, values: number[], wanted: number) =>
+  `${label.padEnd(30)} p50 ${percentile(values, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(
+    values,
+    95,
+  )
+    .toFixed(1)
+    .padStart(6)} ms  (${values.length}/${wanted} samples)`;
+
+const bundleDir = mkdtempSync(join(tmpdir(), 'chirp-provider-bench-'));
+await build({
+  configFile: false,
+  logLevel: 'warn',
+  build: {
+    outDir: bundleDir,
+    emptyOutDir: true,
+    minify: false,
+    lib: {
+      entry: fileURLToPath(new URL('./harness/provider-latency-entry.ts', import.meta.url)),
+      formats: ['es'],
+      fileName: () => 'bench.js',
+    },
+  },
+});
+const bundle = readFileSync(join(bundleDir, 'bench.js'), 'utf8');
+
+const keys = livekitKeys();
+const livekit = await startLivekit(binary, { ...(await livekitPorts()), ...keys }, bundleDir);
+const sfu = createEmbeddedSfu({
+  verifyToken: createVoiceTokenVerifier({ apiSecret: SECRET }),
+  logger: silentSfuLogger,
+  iceServers: [],
+});
+const app = Fastify({ logger: false });
+await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
+registerSfuRoutes(app, sfu);
+app.get('/', (_request, reply) =>
+  reply
+    .type('text/html')
+    .send(
+      '<!doctype html><div id="remote-audio"></div><script type="module" src="/bench.js"></script>',
+    ),
+);
+app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
+app.get('/bench.js', (_request, reply) => reply.type('text/javascript').send(bundle));
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: chromiumArgs,
+});
+
+async function openPage(): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(baseUrl);
+  await page.waitForFunction(
+    () => 'livekitConnect' in ((globalThis as { bench?: object }).bench ?? {}),
+  );
+  return page;
+}
+
+const burst = (talker: Page) => async () => {
+  const start = await talker.evaluate(() => (globalThis as unknown as G).bench.burst(200));
+  await sleep(300);
+  return start;
+};
+
+/** Press-to-hear: the tone runs; the talker's microphone goes from off to on. */
+const press =
+  (talker: Page, setMicrophone: (page: Page, on: boolean) => Promise<number>) => async () => {
+    const start = await setMicrophone(talker, true);
+    await sleep(250);
+    await setMicrophone(talker, false);
+    await sleep(450);
+    return start;
+  };
+
+interface Path {
+  name: string;
+  talker: Page;
+  listener: Page;
+  /** Switches the talker's microphone for press-to-hear; P2P has no such switch. */
+  setMicrophone?: (page: Page, on: boolean) => Promise<number>;
+  close(): Promise<void>;
+}
+
+async function p2pPath(): Promise<Path> {
+  const talker = await openPage();
+  const listener = await openPage();
+  const offer = await talker.evaluate(() => (globalThis as unknown as G).bench.p2pOffer());
+  const answer = await listener.evaluate(
+    (sdp) => (globalThis as unknown as G).bench.p2pAnswer(sdp),
+    offer,
+  );
+  await talker.evaluate((sdp) => (globalThis as unknown as G).bench.p2pAccept(sdp), answer);
+  return {
+    name: 'direct P2P',
+    talker,
+    listener,
+    async close() {
+      for (const page of [talker, listener]) await page.context().close();
+    },
+  };
+}
+
+async function sfuPath(): Promise<Path> {
+  const talker = await openPage();
+  const listener = await openPage();
+  const token = async (userId: string) =>
+    (
+      await createVoiceToken({
+        apiSecret: SECRET,
+        channelId: 'bench',
+        userId,
+        userName: userId,
+        adminMuted: false,
+      })
+    ).token;
+  const url = `${baseUrl.replace('http', 'ws')}/rtc`;
+  await talker.evaluate(([u, t]) => (globalThis as unknown as G).bench.sfuConnect(u, t, true), [
+    url,
+    await token('talker'),
+  ] as const);
+  await listener.evaluate(([u, t]) => (globalThis as unknown as G).bench.sfuConnect(u, t, false), [
+    url,
+    await token('listener'),
+  ] as const);
+  return {
+    name: 'built-in SFU',
+    talker,
+    listener,
+    setMicrophone: (page, on) =>
+      page.evaluate((value) => (globalThis as unknown as G).bench.setMicrophone(value), on),
+    async close() {
+      for (const page of [talker, listener]) {
+        await page.evaluate(() => (globalThis as unknown as G).bench.sfuDisconnect());
+        await page.context().close();
+      }
+    },
+  };
+}
+
+async function livekitPath(): Promise<Path> {
+  const talker = await openPage();
+  const listener = await openPage();
+  const token = async (userId: string) =>
+    (
+      await createVoiceToken({
+        ...keys,
+        channelId: 'bench',
+        roomName: 'chirp-bench',
+        userId,
+        userName: userId,
+        adminMuted: false,
+      })
+    ).token;
+  await talker.evaluate(([u, t]) => (globalThis as unknown as G).bench.livekitConnect(u, t, true), [
+    livekit.url,
+    await token('talker'),
+  ] as const);
+  await listener.evaluate(
+    ([u, t]) => (globalThis as unknown as G).bench.livekitConnect(u, t, false),
+    [livekit.url, await token('listener')] as const,
+  );
+  return {
+    name: 'LiveKit',
+    talker,
+    listener,
+    setMicrophone: (page, on) =>
+      page.evaluate((value) => (globalThis as unknown as G).bench.livekitSetMicrophone(value), on),
+    async close() {
+      for (const page of [talker, listener]) {
+        await page.evaluate(() => (globalThis as unknown as G).bench.livekitDisconnect());
+        await page.context().close();
+      }
+    },
+  };
+}
+
+/** Blocks of samples taken in turn from each path, so a machine that slows down hurts all alike. */
+const BLOCK = 10;
+
+try {
+  const paths = [await p2pPath(), await sfuPath(), await livekitPath()];
+  await sleep(2_000);
+  const results: Record<string, { mouth: number[]; press?: number[] }> = {};
+  for (const path of paths) results[path.name] = { mouth: [] };
+  for (let taken = 0; taken < SAMPLES; taken += BLOCK)
+    for (const path of paths)
+      results[path.name]!.mouth.push(
+        ...(await collect(path.listener, Math.min(BLOCK, SAMPLES - taken), burst(path.talker))),
+      );
+
+  const switchable = paths.filter((path) => path.setMicrophone);
+  for (const path of switchable) {
+    await path.setMicrophone!(path.talker, false);
+    await path.talker.evaluate(() => (globalThis as unknown as G).bench.toneOn(true));
+    results[path.name]!.press = [];
+  }
+  await sleep(1_000);
+  for (let taken = 0; taken < PRESS_SAMPLES; taken += BLOCK)
+    for (const path of switchable)
+      results[path.name]!.press!.push(
+        ...(await collect(
+          path.listener,
+          Math.min(BLOCK, PRESS_SAMPLES - taken),
+          press(path.talker, path.setMicrophone!),
+        )),
+      );
+  for (const path of paths) await path.close();
+
+  console.log(
+    `mouth-to-ear (burst start to playout at the listener), interleaved in blocks of ${BLOCK}:`,
+  );
+  for (const [name, { mouth }] of Object.entries(results))
+    console.log(`  ${line(name, mouth, SAMPLES)}`);
+  console.log('press-to-hear (microphone on to playout, tone running):');
+  for (const [name, { press: pressed }] of Object.entries(results))
+    if (pressed) console.log(`  ${line(name, pressed, PRESS_SAMPLES)}`);
+  const p50 = (name: string) => percentile(results[name]!.mouth, 50);
+  console.log(
+    `ratios at p50: LiveKit/P2P ${(p50('LiveKit') / p50('direct P2P')).toFixed(2)}, built-in/P2P ${(p50('built-in SFU') / p50('direct P2P')).toFixed(2)}, built-in/LiveKit ${(p50('built-in SFU') / p50('LiveKit')).toFixed(2)}`,
+  );
+} finally {
+  await browser.close();
+  await app.close();
+  await livekit.stop();
+  rmSync(bundleDir, { recursive: true, force: true });
+}

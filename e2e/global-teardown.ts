@@ -1,0 +1,15 @@
+import pg from 'pg';
+
+/** Drops the throwaway database the LiveKit project's Chirp server used (made in playwright.config.ts). */
+export default async function globalTeardown(): Promise<void> {
+  const name = process.env.E2E_LK_DATABASE_NAME;
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!name || !adminUrl) return;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}

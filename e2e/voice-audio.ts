@@ -1,0 +1,208 @@
+import type { Browser, Page } from '@playwright/test';
+import { OWNER, type Person } from './accounts';
+import { expect, signIn, type SignedInUser } from './fixtures';
+
+/**
+ * Voice in the browser, shared by the voice suites (built-in SFU and LiveKit alike): people with a
+ * steady tone as microphone, a channel made by the owner, and the level each listener receives.
+ */
+
+/** RMS levels of a received stream: below SILENT is silence, above AUDIBLE is A's tone. */
+export const SILENT = 0.01;
+export const AUDIBLE = 0.05;
+
+export type Microphone = 'tone' | 'denied';
+
+/**
+ * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
+ * 440 Hz tone stands in for a voice instead. 'denied' refuses capture as a blocked permission does.
+ */
+export function installMicrophone(kind: Microphone): void {
+  const devices = navigator.mediaDevices;
+  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
+    if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
+    if (kind === 'denied')
+      return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    const context = new AudioContext();
+    const oscillator = context.createOscillator();
+    const gain = context.createGain();
+    gain.gain.value = 0.5;
+    oscillator.frequency.value = 440;
+    const destination = context.createMediaStreamDestination();
+    oscillator.connect(gain).connect(destination);
+    oscillator.start();
+    return Promise.resolve(destination.stream);
+  };
+}
+
+export async function open(
+  browser: Browser,
+  person: Person,
+  microphone: Microphone,
+): Promise<SignedInUser> {
+  const context = await browser.newContext({
+    permissions: microphone === 'denied' ? [] : ['microphone'],
+  });
+  await context.addInitScript(installMicrophone, microphone);
+  const page = await context.newPage();
+  await signIn(page, person.name, person.email, person.password);
+  return { person, context, page };
+}
+
+export async function userId(page: Page): Promise<string> {
+  const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
+  return me.id;
+}
+
+/** The owner (superadmin) makes a channel with the given people in it, through the API. */
+export async function channelWith(
+  browser: Browser,
+  baseURL: string,
+  members: SignedInUser[],
+): Promise<number> {
+  const { id, owner } = await channelWithAdmin(browser, baseURL, members);
+  await owner.context.close();
+  return id;
+}
+
+/** As `channelWith`, keeping the owner (the channel's admin) signed in for admin actions. */
+export async function channelWithAdmin(
+  browser: Browser,
+  baseURL: string,
+  members: SignedInUser[],
+): Promise<{ id: number; owner: SignedInUser }> {
+  const owner = await open(browser, OWNER, 'tone');
+  const headers = { origin: baseURL };
+  const created = await owner.page.request.post('/api/channels', {
+    data: { name: `Voice ${Date.now()}` },
+    headers,
+  });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: number };
+  for (const member of members) {
+    const added = await owner.page.request.post(`/api/channels/${id}/members`, {
+      data: { userId: await userId(member.page) },
+      headers,
+    });
+    expect(added.ok()).toBe(true);
+  }
+  // Free users land in their only channel once the page loads again.
+  for (const member of members) {
+    await member.page.reload();
+    await expect(member.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
+  }
+  return { id, owner };
+}
+
+export const goOnline = (page: Page) =>
+  page.getByRole('button', { name: /Tap to connect/ }).click();
+export const goOffline = (page: Page) =>
+  page.getByRole('button', { name: /Tap to disconnect/ }).click();
+
+/** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
+export function levelFrom(page: Page, fromUserId: string, samples = 6): Promise<number> {
+  return page.evaluate(
+    async ([from, count]) => {
+      type Probe = { context: AudioContext; analysers: WeakMap<HTMLAudioElement, AnalyserNode> };
+      const holder = window as unknown as { voiceProbe?: Probe };
+      holder.voiceProbe ??= { context: new AudioContext(), analysers: new WeakMap() };
+      const probe = holder.voiceProbe;
+      const analyserOf = (element: HTMLAudioElement): AnalyserNode | undefined => {
+        if (!(element.srcObject instanceof MediaStream)) return undefined;
+        let analyser = probe.analysers.get(element);
+        if (!analyser) {
+          analyser = probe.context.createAnalyser();
+          analyser.fftSize = 2048;
+          probe.context.createMediaStreamSource(element.srcObject).connect(analyser);
+          probe.analysers.set(element, analyser);
+        }
+        return analyser;
+      };
+      let level = 0;
+      for (let i = 0; i < count; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        const elements = document.querySelectorAll<HTMLAudioElement>(
+          `#remote-audio audio[data-user-id="${from}"]`,
+        );
+        for (const element of elements) {
+          const analyser = analyserOf(element);
+          if (!analyser) continue;
+          const samples = new Float32Array(analyser.fftSize);
+          analyser.getFloatTimeDomainData(samples);
+          const rms = Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length);
+          level = Math.max(level, rms);
+        }
+      }
+      return level;
+    },
+    [fromUserId, samples] as const,
+  );
+}
+
+/**
+ * Starts a watcher in `listener`'s page that notes the wall-clock time at which nothing more is heard
+ * from `fromUserId` (its streams' RMS below SILENT, or its elements gone), read every 10 ms in the
+ * page itself so the figure does not include test-runner round trips. Call it while A is heard. Returns a function that waits
+ * for that moment and answers how many ms after `since` it came (infinity after 5 s).
+ */
+export async function watchSilence(
+  listener: Page,
+  fromUserId: string,
+): Promise<(since: number) => Promise<number>> {
+  await listener.evaluate((from) => {
+    const holder = window as unknown as { silentAt?: number; silenceContext?: AudioContext };
+    holder.silentAt = undefined;
+    const context = (holder.silenceContext ??= new AudioContext());
+    const analysers = new Map<MediaStream, AnalyserNode>();
+    let armed = false;
+    let quietSince: number | undefined;
+    const timer = setInterval(() => {
+      let level = 0;
+      for (const element of document.querySelectorAll<HTMLAudioElement>(
+        `#remote-audio audio[data-user-id="${from}"]`,
+      )) {
+        if (!(element.srcObject instanceof MediaStream)) continue;
+        let analyser = analysers.get(element.srcObject);
+        if (!analyser) {
+          analyser = context.createAnalyser();
+          analyser.fftSize = 512;
+          context.createMediaStreamSource(element.srcObject).connect(analyser);
+          analysers.set(element.srcObject, analyser);
+          return; // a fresh analyser has nothing to say yet
+        }
+        const samples = new Float32Array(analyser.fftSize);
+        analyser.getFloatTimeDomainData(samples);
+        level = Math.max(
+          level,
+          Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length),
+        );
+      }
+      // Armed once the tone is heard; silence counts once it has lasted 300 ms (a loaded machine
+      // can drop a few packets while the tone plays), dated from its first quiet read.
+      if (level >= 0.05) {
+        armed = true;
+        quietSince = undefined;
+      } else if (armed && level < 0.01) {
+        quietSince ??= Date.now();
+        if (Date.now() - quietSince >= 300) {
+          holder.silentAt = quietSince;
+          clearInterval(timer);
+        }
+      }
+    }, 10);
+    setTimeout(() => clearInterval(timer), 15_000);
+  }, fromUserId);
+  return async (since) => {
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      const at = await listener.evaluate(
+        () => (window as unknown as { silentAt?: number }).silentAt,
+      );
+      if (at !== undefined) return at - since;
+      await listener.waitForTimeout(100);
+    }
+    return Number.POSITIVE_INFINITY;
+  };
+}
+
+export const voiceReady = (page: Page) => page.getByText('Voice Ready', { exact: true });
