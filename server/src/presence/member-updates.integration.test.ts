@@ -5,6 +5,7 @@ import {
   createChannel,
   setTier,
   signIn,
+  signInOwner,
   type Person,
 } from '../access/testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
@@ -24,7 +25,7 @@ describe.each(testDatabases())('member updates on $name', (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    const superadmin = await signIn(server, 'Sue Super', 'sue@example.com');
+    const superadmin = await signInOwner(server, 'Sue Super', 'sue@example.com');
     owner = await signIn(server, 'Olive Owner', 'olive@example.com');
     bea = await signIn(server, 'Bea Member', 'bea@example.com');
     await setTier(superadmin, owner, 'admin');
