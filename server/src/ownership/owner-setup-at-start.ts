@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
 import { forgetSetupCodes, hasOwner, storeSetupCode } from './owner-store.js';
@@ -19,6 +19,8 @@ export async function prepareOwnerSetup(db: Database, dataDir: string, log: Fast
   const code = newSetupCode();
   if (!(await storeSetupCode(db, code))) return removeSetupCodeFile(dataDir);
   try {
+    // Nothing else may have created DATA_DIR yet (SESSION_SECRET set, data in PostgreSQL).
+    await mkdir(dataDir, { recursive: true });
     await writeFile(file, `${code}\n`, { mode: 0o600 });
   } catch (error) {
     log.warn({ err: error, file }, 'could not write the owner setup code file; use the code from this log');

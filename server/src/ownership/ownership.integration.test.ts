@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
 import { stat, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
 import { body, signIn, type Person } from '../access/testing/people.js';
@@ -79,6 +82,24 @@ describe.each(testDatabases())('claiming a fresh server on $name', (database) =>
       expect(await server.database.db.select().from(ownerSetupCodes)).toEqual([]);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe.each(testDatabases())('a deployment whose DATA_DIR does not exist yet, on $name', (database) => {
+  it('still writes the setup code file there', async () => {
+    // SESSION_SECRET given (several instances share one): nothing else creates the folder first.
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'chirp-fresh-')), 'data');
+    const server = await startTestServer(await database.open(), {
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'a-configured-session-secret-of-32-chars-or-more',
+    });
+    try {
+      const code = (await readFile(setupCodeFile(dataDir), 'utf8')).trim();
+      expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$/);
+    } finally {
+      await server.close();
+      await server.database.close();
     }
   });
 });
