@@ -1,0 +1,43 @@
+import type { RtpPacket } from 'werift';
+import { WeriftVoiceClient } from '../../../server/src/voice/sfu/testing/werift-voice-client.js';
+import { JanusBenchClient } from './janus-bench-client.js';
+import { LiveKitBenchClient, waitFor } from './livekit-bench-client.js';
+
+export type ServerKind = 'built-in' | 'livekit' | 'janus';
+
+/** Where and as whom one swarm client joins; plain data, so it crosses IPC. */
+export type JoinTarget =
+  | { server: 'built-in'; url: string; token: string }
+  | { server: 'livekit'; url: string; token: string }
+  | { server: 'janus'; url: string; room: number; feed?: number };
+
+/** One headless participant of any of the three servers. */
+export interface SwarmClient {
+  /** Janus names a publisher's stream by this id; subscribers ask for it. */
+  readonly feed?: number | undefined;
+  sendRtp(packet: RtpPacket): void;
+  close(): Promise<void>;
+}
+
+export async function joinSwarmClient(
+  target: JoinTarget,
+  role: 'publisher' | 'subscriber',
+  onRtp?: (rtp: RtpPacket) => void,
+): Promise<SwarmClient> {
+  switch (target.server) {
+    case 'built-in': {
+      const client = await WeriftVoiceClient.join(target.url, target.token);
+      if (!client.joined) throw new Error(`built-in SFU refused the join (${client.closeCode})`);
+      if (role === 'publisher')
+        await client.waitFor(() => client.isPublishing, 20_000, 'publish slot');
+      if (onRtp) client.onRtp = (_identity, rtp) => onRtp(rtp);
+      return client;
+    }
+    case 'livekit':
+      return LiveKitBenchClient.join(target.url, target.token, role, onRtp);
+    case 'janus':
+      return JanusBenchClient.join(target.url, role, target.room, target.feed, onRtp);
+  }
+}
+
+export { waitFor };
