@@ -9,7 +9,8 @@
  *   npm run bench sfu-compare
  *   SFU_COMPARE_STEPS=1,20 SFU_COMPARE_SECONDS=5 SFU_COMPARE_SERVERS=built-in,janus npx tsx bench/sfu/compare/sfu-compare.bench.ts
  *
- * LiveKit is the binary scripts/services.sh installs (TEST_LIVEKIT_BINARY); Janus is Debian's.
+ * LiveKit is the binary scripts/services.sh installs (TEST_LIVEKIT_BINARY); Janus is Debian's. When
+ * either is missing from the environment, the bench asks scripts/services.sh for them first.
  */
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
@@ -52,7 +53,25 @@ interface Row extends Totals {
   listeners: number;
 }
 
+/** Installs LiveKit and Janus when missing (scripts/services.sh) and takes its exported paths. */
+function ensureMediaServers(): void {
+  if (process.env.TEST_LIVEKIT_BINARY && commandExists(process.env.JANUS_BINARY ?? 'janus')) return;
+  try {
+    const exports = execSync('bash scripts/services.sh livekit janus', {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    for (const match of exports.matchAll(/^export (\w+)=(.*)$/gm))
+      process.env[match[1]!] ??= match[2];
+  } catch {
+    console.log(
+      'scripts/services.sh could not provide LiveKit and Janus; running with what there is',
+    );
+  }
+}
+
 async function startServers(): Promise<ServerUnderTest[]> {
+  ensureMediaServers();
   const servers: ServerUnderTest[] = [];
   if (WANTED.includes('built-in')) servers.push(await startBuiltInSfu());
   if (WANTED.includes('janus')) {
