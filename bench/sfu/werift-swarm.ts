@@ -12,6 +12,7 @@ import {
   PACKETS_PER_SECOND,
   readBenchPayload,
 } from './swarm/bench-packet.js';
+import { ignoreRetransmittedHelloVerify } from './swarm/browser-like-dtls.js';
 import { DelayHistogram, type HistogramBins } from './swarm/delay-histogram.js';
 import { joinSwarmClient, type JoinTarget, type SwarmClient } from './swarm/swarm-client.js';
 
@@ -33,7 +34,14 @@ export type SwarmCommand =
   | { cmd: 'leave'; group: string };
 
 export type SwarmReply =
-  | { ok: 'joined'; clients: number; failures: string[]; feeds: (number | undefined)[] }
+  | {
+      ok: 'joined';
+      clients: number;
+      failures: string[];
+      feeds: (number | undefined)[];
+      /** Joins whose connection failed and were made again. */
+      retries: number;
+    }
   | { ok: 'streaming'; nextIndex: number }
   | { ok: 'published'; from: number; to: number }
   | { ok: 'window' }
@@ -44,6 +52,9 @@ export type SwarmReply =
       /** Monotonic µs of each subscriber's first bench packet, or null. */
       firstPacketUs: (number | null)[];
       delays: HistogramBins;
+      /** Connection states of listeners that have not heard a packet yet. */
+      silent: string[];
+      publisher: string | undefined;
     }
   | { ok: 'left' }
   | { error: string };
@@ -51,6 +62,8 @@ export type SwarmReply =
 interface Group {
   publisher: SwarmClient | undefined;
   subscribers: SwarmClient[];
+  /** The client in each listener slot (failed joins leave a hole). */
+  bySlot: (SwarmClient | undefined)[];
   received: number[];
   firstPacketUs: (number | null)[];
   /** Slots whose join failed; they are reported as failures, not as listeners that lost audio. */
@@ -64,7 +77,10 @@ interface Group {
   stream: Promise<void>;
 }
 
+ignoreRetransmittedHelloVerify();
+
 const groups = new Map<string, Group>();
+const CONNECT_TIMEOUT_MS = 30_000;
 
 function groupFor(name: string): Group {
   let group = groups.get(name);
@@ -72,6 +88,7 @@ function groupFor(name: string): Group {
     group = {
       publisher: undefined,
       subscribers: [],
+      bySlot: [],
       received: [],
       firstPacketUs: [],
       failed: new Set(),
@@ -110,19 +127,40 @@ async function join(
 ): Promise<SwarmReply> {
   const failures: string[] = [];
   const feeds: (number | undefined)[] = [];
+  let retries = 0;
   let next = 0;
+  /** A join counts once the media connection is up; a failed handshake is tried again, twice. */
+  const joinConnected = async (target: JoinTarget, sink?: (rtp: RtpPacket) => void) => {
+    for (let attempt = 0; ; attempt++) {
+      const client = await joinSwarmClient(target, role, sink);
+      const deadline = Date.now() + CONNECT_TIMEOUT_MS;
+      while (
+        client.connectionState !== 'connected' &&
+        client.connectionState !== 'failed' &&
+        Date.now() < deadline
+      )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      if (client.connectionState === 'connected') return client;
+      const state = client.describe();
+      await client.close();
+      if (attempt === 2) throw new Error(`never connected: ${state}`);
+      retries++;
+    }
+  };
   const worker = async () => {
     while (next < targets.length) {
       const target = targets[next++]!;
       try {
         if (role === 'publisher') {
-          group.publisher = await joinSwarmClient(target, 'publisher');
+          group.publisher = await joinConnected(target);
           feeds.push(group.publisher.feed);
         } else {
           const slot = group.received.length;
           const sink = subscriberSink(group, slot);
           try {
-            group.subscribers.push(await joinSwarmClient(target, 'subscriber', sink));
+            const client = await joinConnected(target, sink);
+            group.subscribers.push(client);
+            group.bySlot[slot] = client;
           } catch (error) {
             group.failed.add(slot);
             throw error;
@@ -139,6 +177,7 @@ async function join(
     clients: group.subscribers.length + (group.publisher ? 1 : 0),
     failures,
     feeds,
+    retries,
   };
 }
 
@@ -215,6 +254,12 @@ async function run(message: SwarmCommand): Promise<SwarmReply> {
         received: group.received.filter((_, slot) => !group.failed.has(slot)),
         firstPacketUs: group.firstPacketUs.filter((_, slot) => !group.failed.has(slot)),
         delays: group.delays.bins(),
+        publisher: group.publisher?.describe(),
+        silent: group.firstPacketUs.flatMap((first, slot) =>
+          first === null && !group.failed.has(slot)
+            ? [group.bySlot[slot]?.describe() ?? 'joining']
+            : [],
+        ),
       };
     case 'leave':
       group.streaming = false;
@@ -226,6 +271,9 @@ async function run(message: SwarmCommand): Promise<SwarmReply> {
       return { ok: 'left' };
   }
 }
+
+// The parent disconnects to end us; exiting normally lets --cpu-prof write its profile.
+process.on('disconnect', () => process.exit(0));
 
 process.on('message', (message: SwarmCommand & { id: number }) => {
   run(message).then(

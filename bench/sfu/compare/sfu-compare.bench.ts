@@ -139,21 +139,27 @@ async function joinStep(
             targets: part,
             concurrency: 4,
           })
-        : Promise.resolve({ failures: [] as string[] }),
+        : Promise.resolve({ failures: [] as string[], retries: 0 }),
     ),
   );
   const failures = joins.flatMap((j) => j.failures);
+  const retries = joins.reduce((sum, j) => sum + ('retries' in j ? j.retries : 0), 0);
+  if (retries > 0)
+    console.log(`  ${server.label}: ${retries} joins failed to connect and were made again`);
   if (failures.length > 0)
     console.log(`  ${server.label}: ${failures.length} joins failed, first: ${failures[0]}`);
   let firsts: (number | null)[] = [];
+  let silent: string[] = [];
   const deadline = Date.now() + JOIN_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    firsts = (await Promise.all(listenerSwarms.map((s) => s.ask({ cmd: 'stats', group })))).flatMap(
-      (s) => s.firstPacketUs,
-    );
+    const stats = await Promise.all(listenerSwarms.map((s) => s.ask({ cmd: 'stats', group })));
+    firsts = stats.flatMap((s) => s.firstPacketUs);
+    silent = stats.flatMap((s) => s.silent);
     if (firsts.every((t) => t !== null)) break;
     await sleep(250);
   }
+  if (silent.length > 0)
+    console.log(`  ${server.label}: never heard: ${silent.slice(0, 4).join('; ')}`);
   await publisherSwarm.ask({ cmd: 'stream', group, on: false });
   const heard = firsts.filter((t): t is number => t !== null);
   return {
@@ -185,6 +191,9 @@ async function talk(server: ServerUnderTest, totals: Totals, listeners: number):
   totals.wallSeconds += (performance.now() - wall0) / 1000;
   totals.rssMiB = Math.max(totals.rssMiB, rssMiB(server.pid));
   const stats = await Promise.all(listenerSwarms.map((s) => s.ask({ cmd: 'stats', group })));
+  const talker = (await publisherSwarm.ask({ cmd: 'stats', group })).publisher;
+  if (stats.every((s) => s.received.every((n) => n === 0)))
+    console.log(`  ${server.label}: nothing arrived; talker: ${talker ?? 'gone'}`);
   totals.sent += sent.to - sent.from;
   totals.expected += (sent.to - sent.from) * listeners;
   for (const s of stats) {
@@ -258,6 +267,21 @@ async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string
 }
 
 const servers = await startServers();
+let cleaned: Promise<void> | undefined;
+/** Leaves every room, ends the swarm and stops our own servers (never anyone else's). */
+function cleanUp(): Promise<void> {
+  cleaned ??= (async () => {
+    await Promise.allSettled(
+      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.kind }))),
+    );
+    for (const s of all) s.kill();
+    await Promise.allSettled(servers.map((s) => s.stop()));
+  })();
+  return cleaned;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
 const rows: Row[] = [];
 const runId = Date.now().toString(36);
 try {
@@ -324,9 +348,5 @@ try {
     for (const server of servers) console.log(`  ${await idleRooms(server, IDLE_ROOMS)}`);
   }
 } finally {
-  await Promise.allSettled(
-    servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.kind }))),
-  );
-  for (const s of all) s.kill();
-  await Promise.allSettled(servers.map((s) => s.stop()));
+  await cleanUp();
 }

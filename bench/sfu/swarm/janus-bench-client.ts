@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MediaStreamTrack, RTCPeerConnection, type RtpPacket } from 'werift';
 import WebSocket from 'ws';
-import { sfuPeerConfig } from '../../../server/src/voice/sfu/peer-config.js';
+import { participantPeerConfig } from '../../../server/src/voice/sfu/peer-config.js';
 import { waitFor } from './livekit-bench-client.js';
 import type { SwarmClient } from './swarm-client.js';
 
@@ -24,7 +24,7 @@ interface JanusMessage {
 export class JanusBenchClient implements SwarmClient {
   feed: number | undefined;
   private readonly ws: WebSocket;
-  private readonly pc = new RTCPeerConnection(sfuPeerConfig({ iceServers: [] }));
+  private readonly pc = new RTCPeerConnection(participantPeerConfig());
   private readonly microphone = new MediaStreamTrack({ kind: 'audio' });
   private readonly pending = new Map<string, (message: JanusMessage) => void>();
   private session = 0;
@@ -79,6 +79,14 @@ export class JanusBenchClient implements SwarmClient {
   sendRtp(packet: RtpPacket): void {
     if (!this.publishing) throw new Error('not publishing');
     this.microphone.writeRtp(packet);
+  }
+
+  get connectionState(): string {
+    return this.pc.connectionState;
+  }
+
+  describe(): string {
+    return `${this.pc.connectionState}/${this.pc.iceConnectionState}, ws ${this.ws.readyState}`;
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import {
 } from '@livekit/protocol';
 import { MediaStreamTrack, RTCPeerConnection, type RTCIceCandidate, type RtpPacket } from 'werift';
 import WebSocket from 'ws';
-import { sfuPeerConfig } from '../../../server/src/voice/sfu/peer-config.js';
+import { participantPeerConfig } from '../../../server/src/voice/sfu/peer-config.js';
 import type { SwarmClient } from './swarm-client.js';
 
 /**
@@ -22,7 +22,7 @@ import type { SwarmClient } from './swarm-client.js';
  */
 export class LiveKitBenchClient implements SwarmClient {
   private readonly ws: WebSocket;
-  private readonly subscriber = new RTCPeerConnection(sfuPeerConfig({ iceServers: [] }));
+  private readonly subscriber = new RTCPeerConnection(participantPeerConfig());
   private publisher: RTCPeerConnection | undefined;
   private readonly microphone = new MediaStreamTrack({ kind: 'audio' });
   private readonly responses: ((response: SignalResponse) => boolean)[] = [];
@@ -75,6 +75,14 @@ export class LiveKitBenchClient implements SwarmClient {
     this.microphone.writeRtp(packet);
   }
 
+  get connectionState(): string {
+    return this.subscriber.connectionState;
+  }
+
+  describe(): string {
+    return `${this.subscriber.connectionState}/${this.subscriber.iceConnectionState}, ws ${this.ws.readyState}`;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.pingTimer);
     if (this.ws.readyState === WebSocket.OPEN) {
@@ -86,7 +94,7 @@ export class LiveKitBenchClient implements SwarmClient {
 
   /** addTrack, then offer the publisher connection with that track; LiveKit answers. */
   private async publish(): Promise<void> {
-    const pc = new RTCPeerConnection(sfuPeerConfig({ iceServers: [] }));
+    const pc = new RTCPeerConnection(participantPeerConfig());
     this.publisher = pc;
     pc.onIceCandidate.subscribe((c) => this.trickle(c, SignalTarget.PUBLISHER));
     const transceiver = pc.addTransceiver(this.microphone, { direction: 'sendonly' });

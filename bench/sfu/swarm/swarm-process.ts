@@ -20,7 +20,14 @@ export class SwarmProcess {
 
   constructor() {
     this.child = fork(fileURLToPath(new URL('../werift-swarm.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
+      // SFU_SWARM_CPU_PROF=<dir> profiles the swarm itself (is the load generator keeping up?).
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.SFU_SWARM_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SFU_SWARM_CPU_PROF}`]
+          : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (reply: SwarmReply & { id: number }) => {
@@ -39,7 +46,9 @@ export class SwarmProcess {
     });
   }
 
+  /** Ends the child: it exits when the IPC channel closes (and writes its profile if asked to). */
   kill(): void {
-    this.child.kill();
+    if (this.child.connected) this.child.disconnect();
+    setTimeout(() => this.child.kill(), 5_000).unref();
   }
 }

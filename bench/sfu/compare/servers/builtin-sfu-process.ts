@@ -17,6 +17,8 @@ export async function startBuiltInSfu(): Promise<ServerUnderTest> {
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // SFU_COMPARE_DEBUG=werift* turns on werift's own debug log in the SFU process only.
+    env: { ...process.env, DEBUG: process.env.SFU_COMPARE_DEBUG ?? '' },
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message: { type: 'ready'; url: string }) => resolve(message.url));
