@@ -60,7 +60,8 @@ export type SwarmReply =
   | { error: string };
 
 interface Group {
-  publisher: SwarmClient | undefined;
+  /** The first one talks when told to; more (idle-load members) only sit in their rooms. */
+  publishers: SwarmClient[];
   subscribers: SwarmClient[];
   /** The client in each listener slot (failed joins leave a hole). */
   bySlot: (SwarmClient | undefined)[];
@@ -86,7 +87,7 @@ function groupFor(name: string): Group {
   let group = groups.get(name);
   if (!group) {
     group = {
-      publisher: undefined,
+      publishers: [],
       subscribers: [],
       bySlot: [],
       received: [],
@@ -152,8 +153,9 @@ async function join(
       const target = targets[next++]!;
       try {
         if (role === 'publisher') {
-          group.publisher = await joinConnected(target);
-          feeds.push(group.publisher.feed);
+          const publisher = await joinConnected(target);
+          group.publishers.push(publisher);
+          feeds.push(publisher.feed);
         } else {
           const slot = group.received.length;
           const sink = subscriberSink(group, slot);
@@ -174,7 +176,7 @@ async function join(
   await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
   return {
     ok: 'joined',
-    clients: group.subscribers.length + (group.publisher ? 1 : 0),
+    clients: group.subscribers.length + group.publishers.length,
     failures,
     feeds,
     retries,
@@ -182,7 +184,7 @@ async function join(
 }
 
 function sendOne(group: Group, payloadBytes: number): void {
-  const client = group.publisher;
+  const client = group.publishers[0];
   if (!client) throw new Error('no publisher in this group');
   const index = group.nextIndex++;
   const packet = new RtpPacket(
@@ -254,7 +256,7 @@ async function run(message: SwarmCommand): Promise<SwarmReply> {
         received: group.received.filter((_, slot) => !group.failed.has(slot)),
         firstPacketUs: group.firstPacketUs.filter((_, slot) => !group.failed.has(slot)),
         delays: group.delays.bins(),
-        publisher: group.publisher?.describe(),
+        publisher: group.publishers[0]?.describe(),
         silent: group.firstPacketUs.flatMap((first, slot) =>
           first === null && !group.failed.has(slot)
             ? [group.bySlot[slot]?.describe() ?? 'joining']
@@ -264,9 +266,7 @@ async function run(message: SwarmCommand): Promise<SwarmReply> {
     case 'leave':
       group.streaming = false;
       await group.stream;
-      await Promise.allSettled(
-        [...group.subscribers, ...(group.publisher ? [group.publisher] : [])].map((c) => c.close()),
-      );
+      await Promise.allSettled([...group.subscribers, ...group.publishers].map((c) => c.close()));
       groups.delete(message.group);
       return { ok: 'left' };
   }

@@ -24,13 +24,18 @@ import { startJanus } from './servers/janus-process.js';
 import { startLiveKit } from './servers/livekit-process.js';
 import type { ServerUnderTest } from './servers/server-under-test.js';
 
-const STEPS = (process.env.SFU_COMPARE_STEPS ?? '1,20,100,300').split(',').map(Number);
+const STEPS = (process.env.SFU_COMPARE_STEPS ?? '1,20,100,300')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const SECONDS = Number(process.env.SFU_COMPARE_SECONDS ?? 10);
 const IDLE_ROOMS = Number(process.env.SFU_COMPARE_IDLE_ROOMS ?? 500);
 const WANTED = (process.env.SFU_COMPARE_SERVERS ?? 'built-in,janus,livekit').split(',');
 /** Listener processes: each werift listener decrypts in JS, so spread them out. */
 const LISTENER_PROCESSES = Number(process.env.SFU_COMPARE_SWARMS ?? 4);
 const JOIN_TIMEOUT_MS = 120_000;
+/** Joins in flight per swarm process: a steady stream of arrivals rather than a stampede. */
+const JOIN_CONCURRENCY = Number(process.env.SFU_COMPARE_JOIN_CONCURRENCY ?? 2);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Totals {
@@ -137,7 +142,7 @@ async function joinStep(
             group,
             role: 'subscriber',
             targets: part,
-            concurrency: 4,
+            concurrency: JOIN_CONCURRENCY,
           })
         : Promise.resolve({ failures: [] as string[], retries: 0 }),
     ),
@@ -251,10 +256,21 @@ async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string
   const started = performance.now();
   const joins = await Promise.all(
     split(targets, all.length).map((part, i) =>
-      all[i]!.ask({ cmd: 'join', group, role: 'publisher', targets: part, concurrency: 4 }),
+      all[i]!.ask({
+        cmd: 'join',
+        group,
+        role: 'publisher',
+        targets: part,
+        concurrency: JOIN_CONCURRENCY,
+      }),
     ),
   );
   const joined = joins.reduce((sum, j) => sum + j.clients, 0);
+  const failures = joins.flatMap((j) => j.failures);
+  if (failures.length > 0)
+    console.log(
+      `  ${server.label}: ${failures.length} members could not join, first: ${failures[0]}`,
+    );
   const joinSeconds = (performance.now() - started) / 1000;
   await sleep(5_000);
   const cpu0 = cpuSeconds(server.pid);
