@@ -99,6 +99,13 @@ start_livekit() {
   echo "export TEST_LIVEKIT_BINARY=$(livekit_binary)"
 }
 
+# Janus (Debian's package), installed only: bench/sfu/compare starts its own with a generated
+# configuration, so nothing runs it as a shared service. Not in the default list; ask for it by name.
+start_janus() {
+  command -v janus >/dev/null || { say "installing Janus"; apt_install janus; }
+  echo "export JANUS_BINARY=$(command -v janus)"
+}
+
 services=("$@")
 [ ${#services[@]} -gt 0 ] || services=(postgres redis livekit)
 for service in "${services[@]}"; do
@@ -106,6 +113,7 @@ for service in "${services[@]}"; do
     postgres) start_postgres ;;
     redis) start_redis ;;
     livekit) start_livekit ;;
+    janus) start_janus ;;
     *) say "unknown service: $service (postgres, redis, livekit)"; exit 2 ;;
   esac
 done

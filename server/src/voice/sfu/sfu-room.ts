@@ -1,4 +1,5 @@
-import { RtpPacket } from 'werift';
+import type { RtpPacket } from 'werift';
+import type { ForwardedPacket } from './rtp-forwarder.js';
 import type { SfuEvents } from './sfu-events.js';
 import type { SfuSession } from './sfu-session.js';
 
@@ -59,14 +60,13 @@ export class SfuRoom {
     if (this.isMuted(publisher.userId)) {
       if (publisher.silenceFramesLeft > 0) {
         publisher.silenceFramesLeft--;
-        this.forwardToOthers(publisher, new RtpPacket(rtp.header, OPUS_SILENCE).serialize());
+        this.forwardToOthers(publisher, { header: rtp.header, payload: OPUS_SILENCE });
       }
       return;
     }
     const change = publisher.speaking.push(rtp.payload.length, now);
     if (change) this.reportSpeaking(publisher, change.speaking, change.level);
-    // One serialization per packet; each listener's sender parses it into a packet of its own.
-    this.forwardToOthers(publisher, rtp.serialize());
+    this.forwardToOthers(publisher, rtp);
   }
 
   /** Admin mute takes effect on the next packet; listeners' talking indicators drop at once. */
@@ -84,9 +84,9 @@ export class SfuRoom {
     }
   }
 
-  private forwardToOthers(publisher: SfuSession, buffer: Buffer): void {
+  private forwardToOthers(publisher: SfuSession, packet: ForwardedPacket): void {
     for (const listener of this.sessions.values()) {
-      if (listener !== publisher) listener.peer.forward(publisher.identity, buffer);
+      if (listener !== publisher) listener.peer.forward(publisher.identity, packet);
     }
   }
 
