@@ -113,7 +113,8 @@ describe('signed in', () => {
   it('shows the main screen with the top bar', async () => {
     signedIn();
     renderAt('/');
-    expect(await screen.findByText('No channel selected')).toBeTruthy();
+    // The first render loads the main screen's code on demand, which takes a moment here.
+    expect(await screen.findByText('No channel selected', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('Chirp')).toBeTruthy();
     for (const name of ['Contacts', 'Channels', 'Share', 'Settings', 'Logout']) {
       expect(screen.getByRole('button', { name })).toBeTruthy();

@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { CallHistoryEntry } from '../../../../protocol/calls';
 import { useAuth } from '../auth/useAuth';
 import { readSeenMarks, unseenMissedFrom, writeSeenMark, type SeenMarks } from './missed-calls';
@@ -39,12 +39,4 @@ export function useMissedCalls(): ReadonlySet<string> {
   const { data } = useCallHistory();
   const marks = useSyncExternalStore(subscribeSeen, seenMarks, seenMarks);
   return useMemo(() => unseenMissedFrom(data ?? [], marks), [data, marks]);
-}
-
-/** For the controller: refetch history after a call changed it. */
-export function useRefreshCallHistory(): () => void {
-  const client = useQueryClient();
-  return useCallback(() => {
-    client.invalidateQueries({ queryKey: CALL_HISTORY_QUERY_KEY }).catch(() => undefined);
-  }, [client]);
 }

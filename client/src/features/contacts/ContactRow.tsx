@@ -2,9 +2,9 @@ import { Phone, PhoneMissed } from 'lucide-react';
 import { displayName, type User } from '../../../../protocol/user';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
-import { useMissedCalls } from '../calls/useCallHistory';
+import { callController } from '../calls/call-runtime';
+import { markMissedCallsSeen, useMissedCalls } from '../calls/useCallHistory';
 import { UserAvatar } from '../members/UserAvatar';
-import { startCall } from './call-action';
 
 export type ContactRowProps = { user: User; isContact: boolean };
 
@@ -33,7 +33,10 @@ export function ContactRow({ user, isContact }: ContactRowProps) {
         variant="ghost"
         aria-label={`Call ${name}`}
         className="text-primary"
-        onClick={() => startCall(user)}
+        onClick={() => {
+          markMissedCallsSeen(user.id);
+          callController.place(user);
+        }}
       >
         <Phone aria-hidden="true" />
       </Button>

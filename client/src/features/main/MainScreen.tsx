@@ -1,13 +1,11 @@
 import { isAdminTier } from '../../../../protocol/user';
 import { useAuth } from '../auth/useAuth';
-import { useCallActive } from '../calls/call-active';
 import { ChannelBar } from '../channels/ChannelBar';
 import { ChannelsMenu } from '../channels/ChannelsMenu';
 import { useCurrentChannel } from '../channels/current-channel';
 import { useChannelEntry } from '../channels/useChannelEntry';
 import { ContactsMenu } from '../contacts/ContactsMenu';
 import { ShareDialog } from '../invites/ShareDialog';
-import { PresenceRuntime } from '../presence/PresenceRuntime';
 import { AppLayout } from '../shell/AppLayout';
 import { UsageAlertBanner } from '../usage/UsageAlertBanner';
 import { NoChannelPrompt } from './NoChannelPrompt';
@@ -16,14 +14,14 @@ import { VoiceControlsSlot } from './VoiceControlsSlot';
 
 /**
  * The signed-in main screen (spec §2): top bar menus, the voice area (owned by the presence and
- * voice features through the slot components) and the current channel's bar at the bottom.
+ * voice features through the slot components) and the current channel's bar at the bottom. It only
+ * renders: presence and voice run in the signed-in session, whichever screen is open.
  */
 export function MainScreen() {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   useChannelEntry();
   const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
-  const callActive = useCallActive();
 
   return (
     <AppLayout
@@ -32,8 +30,6 @@ export function MainScreen() {
       channels={<ChannelsMenu />}
       share={<ShareDialog />}
     >
-      {/* Presence runs on the whole main screen: pokes and pushes arrive with no channel open too. */}
-      <PresenceRuntime channelId={channelId} callActive={callActive} />
       <UsageAlertBanner />
       {channelId === null ? (
         <NoChannelPrompt isAdmin={isAdmin} />

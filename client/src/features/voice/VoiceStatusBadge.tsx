@@ -1,7 +1,7 @@
 import { Loader2, Radio } from 'lucide-react';
 import { Badge } from '../../ui/Badge';
 import { usePresence } from '../presence/usePresence';
-import { useVoiceRoomView } from './useVoiceRoom';
+import { useVoiceRoomView } from './useVoiceRoomView';
 
 /** Top bar (spec §2): "Voice Ready" when the room is connected, "Connecting" otherwise, while online. */
 export function VoiceStatusBadge() {
