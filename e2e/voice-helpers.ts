@@ -7,8 +7,9 @@ export const SILENT = 0.01;
 export const AUDIBLE = 0.05;
 export const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
 export const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
+export const MICROPHONE_MISSING = 'No microphone found - please connect a microphone and try again';
 
-export type Microphone = 'tone' | 'denied';
+export type Microphone = 'tone' | 'denied' | 'missing';
 
 /**
  * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
@@ -20,6 +21,8 @@ function installMicrophone(kind: Microphone): void {
     if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
     if (kind === 'denied')
       return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    if (kind === 'missing')
+      return Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
     const context = new AudioContext();
     const oscillator = context.createOscillator();
     const gain = context.createGain();
@@ -38,7 +41,7 @@ export async function open(
   microphone: Microphone,
 ): Promise<SignedInUser> {
   const context = await browser.newContext({
-    permissions: microphone === 'denied' ? [] : ['microphone'],
+    permissions: microphone === 'tone' ? ['microphone'] : [],
   });
   await context.addInitScript(installMicrophone, microphone);
   const page = await context.newPage();

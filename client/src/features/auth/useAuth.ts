@@ -14,12 +14,18 @@ export type AuthState = {
   retry: () => void;
 };
 
-const fetchUserOrNull = getQueryFn<User>({ on401: 'returnNull' });
+const fetchUserOrNull = getQueryFn<unknown>({ on401: 'returnNull' });
 
-/** 401 means signed out; any other failure also shows the landing, but is worth a log line. */
+/**
+ * 401 means signed out; any other failure also shows the landing, but is worth a log line. A user
+ * is checked against its schema, loaded only then: signed-out visitors never download zod.
+ */
 const fetchAuthUser: QueryFunction<User | null> = async (context) => {
   try {
-    return await fetchUserOrNull(context);
+    const data = await fetchUserOrNull(context);
+    if (data === null) return null;
+    const { userSchema } = await import('../../../../protocol/user');
+    return userSchema.parse(data);
   } catch (error) {
     // An aborted fetch is TanStack cancelling an unobserved query (e.g. StrictMode's remount), not a failure.
     if (!context.signal.aborted)

@@ -10,8 +10,8 @@ import { playHangupTone, startRingtone } from './tones';
 import { CALL_HISTORY_QUERY_KEY } from './useCallHistory';
 
 async function fetchIceServers(): Promise<RTCIceServer[]> {
-  const body = await apiJson<unknown>('GET', '/api/calls/ice-servers');
-  return iceServersResponseSchema.parse(body).iceServers;
+  const { iceServers } = await apiJson(iceServersResponseSchema, 'GET', '/api/calls/ice-servers');
+  return iceServers;
 }
 
 /**

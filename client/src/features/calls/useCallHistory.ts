@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useSyncExternalStore } from 'react';
-import type { CallHistoryEntry } from '../../../../protocol/calls';
+import { callHistoryResponseSchema } from '../../../../protocol/calls';
+import { parsedQuery } from '../../lib/query-client';
 import { useAuth } from '../auth/useAuth';
 import { readSeenMarks, unseenMissedFrom, writeSeenMark, type SeenMarks } from './missed-calls';
 
@@ -9,8 +10,9 @@ export const CALL_HISTORY_QUERY_KEY = ['/api/calls'] as const;
 /** The signed-in user's recent calls (`GET /api/calls`), newest first; refreshed when a call ends. */
 export function useCallHistory() {
   const { isAuthenticated } = useAuth();
-  return useQuery<CallHistoryEntry[]>({
+  return useQuery({
     queryKey: CALL_HISTORY_QUERY_KEY,
+    queryFn: parsedQuery(callHistoryResponseSchema),
     enabled: isAuthenticated,
   });
 }

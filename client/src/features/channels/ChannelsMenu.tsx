@@ -17,6 +17,7 @@ import { TopBarButton } from '../shell/TopBarButton';
 import { groupUserChannels } from './channel-groups';
 import { ChannelMenuItem } from './ChannelMenuItem';
 import { CreateChannelDialog } from './CreateChannelDialog';
+import { JoinChannelDialog } from './JoinChannelDialog';
 import { useCurrentChannel } from './current-channel';
 import { useAllChannels } from './useAllChannels';
 import { useSelectChannel } from './useSelectChannel';
@@ -27,6 +28,7 @@ export function ChannelsMenu() {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   const [creating, setCreating] = useState(false);
+  const [joining, setJoining] = useState<Channel | null>(null);
   const tier = user?.subscriptionTier ?? 'free';
   const seesAll = tier !== 'free';
   const mine = useUserChannels();
@@ -41,6 +43,12 @@ export function ChannelsMenu() {
     { label: 'All Channels', channels: seesAll ? (all.data ?? []) : [] },
   ].filter((group) => group.channels.length > 0);
   const isLoading = mine.isLoading || (seesAll && all.isLoading);
+  // Spec §8: the failing query's own text, "Failed to fetch user channels / all channels".
+  const failure = mine.error ?? (seesAll ? all.error : null);
+  const pick = (channel: Channel) => {
+    if (myIds.has(channel.id)) select.mutate({ channel, isMember: true });
+    else setJoining(channel);
+  };
 
   return (
     <>
@@ -51,9 +59,9 @@ export function ChannelsMenu() {
         <DropdownMenuContent className="w-[min(20rem,calc(100vw-1rem))]" aria-label="Channels">
           {isLoading ? (
             <Spinner size="sm" label="Loading channels" className="px-2.5 py-2" />
-          ) : mine.isError ? (
+          ) : failure && groups.length === 0 ? (
             <p role="alert" className="px-2.5 py-2 text-sm text-destructive-text">
-              Failed to fetch user channels
+              {failure.message}
             </p>
           ) : groups.length === 0 ? (
             <p className="px-2.5 py-2 text-sm text-muted-foreground">No channels available</p>
@@ -68,13 +76,18 @@ export function ChannelsMenu() {
                       key={channel.id}
                       channel={channel}
                       isCurrent={channel.id === channelId}
-                      onSelect={() => select.mutate({ channel, isMember: myIds.has(channel.id) })}
+                      onSelect={() => pick(channel)}
                     />
                   ))}
                 </DropdownMenuGroup>
               </Fragment>
             ))
           )}
+          {failure && groups.length > 0 ? (
+            <p role="alert" className="px-2.5 py-2 text-sm text-destructive-text">
+              {failure.message}
+            </p>
+          ) : null}
           {isAdminTier(tier) ? (
             <>
               <DropdownMenuSeparator />
@@ -89,6 +102,16 @@ export function ChannelsMenu() {
           ) : null}
         </DropdownMenuContent>
       </DropdownMenu>
+      <JoinChannelDialog
+        channel={joining}
+        isJoining={select.isPending}
+        onJoin={(channel) =>
+          select.mutate({ channel, isMember: false }, { onSettled: () => setJoining(null) })
+        }
+        onOpenChange={(open) => {
+          if (!open) setJoining(null);
+        }}
+      />
       <CreateChannelDialog
         open={creating}
         onOpenChange={setCreating}

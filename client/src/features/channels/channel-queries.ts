@@ -1,4 +1,12 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { blockedUsersResponseSchema } from '../../../../protocol/blocks';
+import {
+  channelMembersResponseSchema,
+  channelsResponseSchema,
+} from '../../../../protocol/channels';
+import { contactsResponseSchema } from '../../../../protocol/contacts';
+import { usersResponseSchema } from '../../../../protocol/users';
+import { parsedQuery } from '../../lib/query-client';
 
 /** Query keys of channel data; the default query function GETs the parts joined by '/'. */
 export const ALL_CHANNELS_KEY = ['/api/channels'] as const;
@@ -12,6 +20,42 @@ export const BLOCKED_USERS_KEY = ['/api/blocked-users'] as const;
 
 /** Spec §7/§9: channel lists, members and contacts are polled this often. */
 export const CHANNEL_POLL_MS = 5000;
+
+/** Spec §8: the texts these queries raise (and the screens show) when they fail. */
+export const FETCH_ERRORS = {
+  userChannels: 'Failed to fetch user channels',
+  allChannels: 'Failed to fetch all channels',
+  members: 'Failed to fetch members',
+  invite: 'Failed to fetch invite',
+} as const;
+
+/** Each query with the schema its answer is checked against, for hooks and runtimes alike. */
+export const userChannelsQuery = (userId: string) =>
+  queryOptions({
+    queryKey: userChannelsKey(userId),
+    queryFn: parsedQuery(channelsResponseSchema, FETCH_ERRORS.userChannels),
+  });
+export const allChannelsQuery = queryOptions({
+  queryKey: ALL_CHANNELS_KEY,
+  queryFn: parsedQuery(channelsResponseSchema, FETCH_ERRORS.allChannels),
+});
+export const channelMembersQuery = (channelId: number) =>
+  queryOptions({
+    queryKey: channelMembersKey(channelId),
+    queryFn: parsedQuery(channelMembersResponseSchema, FETCH_ERRORS.members),
+  });
+export const usersQuery = queryOptions({
+  queryKey: USERS_KEY,
+  queryFn: parsedQuery(usersResponseSchema),
+});
+export const contactsQuery = queryOptions({
+  queryKey: CONTACTS_KEY,
+  queryFn: parsedQuery(contactsResponseSchema),
+});
+export const blockedUsersQuery = queryOptions({
+  queryKey: BLOCKED_USERS_KEY,
+  queryFn: parsedQuery(blockedUsersResponseSchema),
+});
 
 const isUserChannelsKey = (key: readonly unknown[]) =>
   key[0] === '/api/users' && key.length === 3 && key[2] === 'channels';

@@ -83,7 +83,7 @@ function ShareContent({ channelId }: { channelId: number | null }) {
         <Spinner label="Creating invite link" className="py-2" />
       ) : link.isError ? (
         <p role="alert" className="text-sm text-destructive-text">
-          Failed to fetch invite
+          {link.error.message}
         </p>
       ) : (
         <div className="grid gap-2">

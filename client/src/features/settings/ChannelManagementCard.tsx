@@ -23,7 +23,7 @@ export type ChannelManagementCardProps = {
 export function ChannelManagementCard({ onManageMembers }: ChannelManagementCardProps) {
   const { user } = useAuth();
   const [, navigate] = useLocation();
-  const { channels, isLoading, isError } = useManagedChannels();
+  const { channels, isLoading, error } = useManagedChannels();
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const canCreate = user !== null && isAdminTier(user.subscriptionTier);
 
@@ -48,8 +48,10 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
         )}
         {isLoading ? (
           <Spinner label="Loading channels" />
-        ) : isError ? (
-          <p className="text-sm text-destructive-text">Failed to fetch user channels</p>
+        ) : error ? (
+          <p role="alert" className="text-sm text-destructive-text">
+            {error.message}
+          </p>
         ) : channels.length === 0 ? (
           <p className="text-sm text-muted-foreground">No channels available</p>
         ) : (

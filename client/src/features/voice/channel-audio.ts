@@ -1,7 +1,6 @@
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { mutedUsersResponseSchema, type MutedUsersResponse } from '../../../../protocol/channels';
-import { userSchema, type User } from '../../../../protocol/user';
-import { BLOCKED_USERS_KEY, CHANNEL_POLL_MS, mutedUsersKey } from '../channels/channel-queries';
+import { blockedUsersQuery, CHANNEL_POLL_MS, mutedUsersKey } from '../channels/channel-queries';
 import type { PresenceStore } from '../presence/presence-store';
 import type { audioPolicyStore } from './audio-policy-store';
 import { watchRemoteAudio } from './audio-policy';
@@ -12,12 +11,6 @@ export async function fetchMutedUsers(channelId: number): Promise<MutedUsersResp
   if (!res.ok) throw new Error('Failed to fetch muted users');
   // Cached as the response itself, the shape the default query function would store under this key.
   return mutedUsersResponseSchema.parse(await res.json());
-}
-
-async function fetchBlockedUsers(): Promise<User[]> {
-  const res = await fetch('/api/blocked-users', { credentials: 'include' });
-  if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
-  return userSchema.array().parse(await res.json());
 }
 
 type AudioPolicyStore = typeof audioPolicyStore;
@@ -60,10 +53,7 @@ export function startChannelAudio(deps: {
   });
   applyMuted();
 
-  const blocked = new QueryObserver(queryClient, {
-    queryKey: BLOCKED_USERS_KEY,
-    queryFn: fetchBlockedUsers,
-  });
+  const blocked = new QueryObserver(queryClient, blockedUsersQuery);
   const applyBlocked = () =>
     policy.setBlockedUserIds((blocked.getCurrentResult().data ?? []).map((user) => user.id));
   const offBlocked = blocked.subscribe(applyBlocked);

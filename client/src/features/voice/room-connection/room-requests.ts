@@ -1,5 +1,12 @@
 import { startUsageSessionResponseSchema } from '../../../../../protocol/usage';
-import { voiceTokenResponseSchema, type VoiceProviderName } from '../../../../../protocol/voice';
+import {
+  voiceProviderNameSchema,
+  voiceTokenResponseSchema,
+  type VoiceProviderName,
+} from '../../../../../protocol/voice';
+import { z } from 'zod';
+
+const tokenRefusalSchema = z.object({ provider: voiceProviderNameSchema });
 import type { AttemptFailure, RoomTarget } from './room-machine';
 
 /**
@@ -61,6 +68,16 @@ export async function endUsageSession(fetchFn: Fetch, sessionId: string): Promis
 
 export type TokenGrant = { provider: VoiceProviderName; url: string; token: string };
 
+/** The provider a refusal names (the server adds it to every token error), if any. */
+async function providerOf(res: Response): Promise<VoiceProviderName | undefined> {
+  try {
+    const parsed = tokenRefusalSchema.safeParse(await res.json());
+    return parsed.success ? parsed.data.provider : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
@@ -84,7 +101,11 @@ export async function fetchVoiceToken(
     if (!res.ok)
       return {
         ok: false,
-        failure: { kind: 'tokenFailed', statusText: res.statusText || String(res.status) },
+        failure: {
+          kind: 'tokenFailed',
+          statusText: res.statusText || String(res.status),
+          provider: await providerOf(res),
+        },
       };
     const grant = voiceTokenResponseSchema.parse(await res.json());
     if (!grant.configured)
