@@ -1,8 +1,9 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useQuery, type QueryFunction } from '@tanstack/react-query';
 import type { User } from '../../../../protocol/user';
 import { getQueryFn } from '../../lib/query-client';
 
-export const AUTH_USER_QUERY_KEY = ['/api/auth/user'] as const;
+export const AUTH_USER_QUERY_KEY = [API_PATHS.authUser] as const;
 
 export type AuthState = {
   /** The signed-in user, or null when signed out (or while loading). */
@@ -44,5 +45,11 @@ export function useAuth(): AuthState {
   const user = data ?? null;
   // fetch() rejects with a TypeError only when no response arrived (offline, server down).
   const isOffline = user === null && error instanceof TypeError;
-  return { user, isLoading, isAuthenticated: user !== null, isOffline, retry: () => void refetch() };
+  return {
+    user,
+    isLoading,
+    isAuthenticated: user !== null,
+    isOffline,
+    retry: () => void refetch(),
+  };
 }

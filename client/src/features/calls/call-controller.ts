@@ -1,5 +1,5 @@
 import { displayName, type User } from '../../../../protocol/user';
-import type { CallServerMessage } from '../../../../protocol/calls';
+import { callServerMessageSchema, type CallServerMessage } from '../../../../protocol/calls';
 import type { ChannelSocket } from '../realtime/channel-socket';
 import {
   IDLE_VIEW,
@@ -37,13 +37,8 @@ export interface CallControllerDeps {
   newId?: () => string;
 }
 
-const SERVER_TYPES = [
-  'incoming_call',
-  'call_accepted',
-  'call_declined',
-  'call_ended',
-  'call_missed',
-] as const satisfies readonly CallServerMessage['type'][];
+/** The `/ws` messages calls listen to, read off the protocol's union rather than listed again. */
+const CALL_MESSAGE_TYPES = callServerMessageSchema.options.map((option) => option.shape.type.value);
 
 /**
  * Runs one tab's calls: `/ws` call messages and the user's buttons become `reduceCall` events, and
@@ -70,7 +65,7 @@ export class CallController {
   /** Listens for `selfId`'s calls; the returned function stops and drops any call in progress. */
   attach(selfId: string): () => void {
     this.self = selfId;
-    const offs = SERVER_TYPES.map((type) =>
+    const offs = CALL_MESSAGE_TYPES.map((type) =>
       this.deps.socket.on(type, (message: CallServerMessage) =>
         this.dispatch({ type: 'server', message, now: this.now(), deviceId: this.deviceId }),
       ),

@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { iceServersResponseSchema } from '../../../../protocol/calls';
 import { apiJson, queryClient } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
@@ -10,7 +11,7 @@ import { playHangupTone, startRingtone } from './tones';
 import { CALL_HISTORY_QUERY_KEY } from './useCallHistory';
 
 async function fetchIceServers(): Promise<RTCIceServer[]> {
-  const { iceServers } = await apiJson(iceServersResponseSchema, 'GET', '/api/calls/ice-servers');
+  const { iceServers } = await apiJson(iceServersResponseSchema, 'GET', API_PATHS.callIceServers);
   return iceServers;
 }
 

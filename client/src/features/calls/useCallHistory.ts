@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useSyncExternalStore } from 'react';
 import { callHistoryResponseSchema } from '../../../../protocol/calls';
@@ -5,7 +6,7 @@ import { parsedQuery } from '../../lib/query-client';
 import { useAuth } from '../auth/useAuth';
 import { readSeenMarks, unseenMissedFrom, writeSeenMark, type SeenMarks } from './missed-calls';
 
-export const CALL_HISTORY_QUERY_KEY = ['/api/calls'] as const;
+export const CALL_HISTORY_QUERY_KEY = [API_PATHS.calls] as const;
 
 /** The signed-in user's recent calls (`GET /api/calls`), newest first; refreshed when a call ends. */
 export function useCallHistory() {

@@ -1,11 +1,14 @@
 /**
  * The channel a user last had open, per user and browser, so a reload lands there again instead of
- * on "Please select a channel to start" (decision 011: the spec's "no automatic default" for admins
+ * on "Please select a channel to start" (decision 012: the spec's "no automatic default" for admins
  * is about the first choice, not every reload).
  */
 const key = (userId: string) => `chirp.lastChannel.${userId}`;
 
-export function readLastChannel(userId: string, storage: Pick<Storage, 'getItem'> = localStorage): number | null {
+export function readLastChannel(
+  userId: string,
+  storage: Pick<Storage, 'getItem'> = localStorage,
+): number | null {
   try {
     const value = storage.getItem(key(userId));
     if (!value || !/^\d+$/.test(value)) return null;

@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Channel } from '../../../../protocol/channels';
@@ -19,9 +20,9 @@ const redeeming = new Map<string, Promise<number>>();
 function redeemInvite(token: string): Promise<number> {
   const existing = redeeming.get(token);
   if (existing) return existing;
-  const pending = apiJson(acceptInviteResponseSchema, 'POST', '/api/invite/accept', { token }).then(
-    (response) => response.channelId,
-  );
+  const pending = apiJson(acceptInviteResponseSchema, 'POST', API_PATHS.inviteAccept, {
+    token,
+  }).then((response) => response.channelId);
   redeeming.set(token, pending);
   return pending;
 }

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { displayName, type User } from '../../../../protocol/user';
 import { apiRequest } from '../../lib/query-client';
@@ -15,8 +16,8 @@ export function useContactChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ user, add }: ContactChange) => {
-      if (add) await apiRequest('POST', '/api/contacts', { email: user.email });
-      else await apiRequest('DELETE', `/api/contacts/${encodeURIComponent(user.id)}`);
+      if (add) await apiRequest('POST', API_PATHS.contacts, { email: user.email });
+      else await apiRequest('DELETE', apiPath(API_PATHS.contact, { id: user.id }));
     },
     onSuccess: (_result, { user, add }) =>
       toast({ title: add ? 'Contact added' : 'Contact removed', description: displayName(user) }),

@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useQuery } from '@tanstack/react-query';
 import { inviteResponseSchema } from '../../../../protocol/invites';
 import { parsedQuery } from '../../lib/query-client';
@@ -9,7 +10,7 @@ import { FETCH_ERRORS } from '../channels/channel-queries';
  */
 export function useInviteLink(channelId: number | null, enabled: boolean) {
   return useQuery({
-    queryKey: [`/api/invite/generate?channelId=${channelId ?? 0}`],
+    queryKey: [`${API_PATHS.inviteGenerate}?channelId=${channelId ?? 0}`],
     queryFn: parsedQuery(inviteResponseSchema, FETCH_ERRORS.invite),
     enabled: enabled && channelId !== null,
   });

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { channelMemberSchema } from '../../../../protocol/channels';
 import { apiJson } from '../../lib/query-client';
@@ -13,7 +14,9 @@ export function useAddMember(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) =>
-      apiJson(channelMemberSchema, 'POST', `/api/channels/${channelId}/members`, { userId }),
+      apiJson(channelMemberSchema, 'POST', apiPath(API_PATHS.channelMembers, { id: channelId }), {
+        userId,
+      }),
     onSettled: () => invalidateChannelQueries(queryClient, channelId),
     onError: (error) =>
       toast({

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { channelMemberSchema } from '../../../../protocol/channels';
 import { apiJson } from '../../lib/query-client';
@@ -15,7 +16,7 @@ export function useMuteMember(channelId: number) {
       apiJson(
         channelMemberSchema,
         muted ? 'POST' : 'DELETE',
-        `/api/channels/${channelId}/members/${encodeURIComponent(memberId)}/mute`,
+        apiPath(API_PATHS.channelMemberMute, { id: channelId, memberId }),
       ),
     onSettled: () => invalidateChannelQueries(queryClient, channelId),
     onError: (error, { muted }) =>

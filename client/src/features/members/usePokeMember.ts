@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation } from '@tanstack/react-query';
 import { pokeResponseSchema } from '../../../../protocol/channels';
 import { apiJson, errorStatus } from '../../lib/query-client';
@@ -11,7 +12,7 @@ export function usePokeMember(channelId: number) {
       apiJson(
         pokeResponseSchema,
         'POST',
-        `/api/channels/${channelId}/members/${encodeURIComponent(memberId)}/poke`,
+        apiPath(API_PATHS.channelMemberPoke, { id: channelId, memberId }),
       ),
     onSuccess: (response) => toast({ title: response.message }),
     onError: (error) =>

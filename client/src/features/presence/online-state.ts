@@ -6,7 +6,7 @@ import type { ChannelClientMessage } from '../../../../protocol/sockets';
  * matters on the wire: a `stop_talking` sent after `leave_channel` would make the server join the
  * old channel again, so every transition emits its messages in the one safe order.
  *
- * What the server hears (decision 011): `join_channel` with `listening` while the channel is
+ * What the server hears (decision 012): `join_channel` with `listening` while the channel is
  * selected on an open socket — `listening` exactly while the user hears it (ONLINE, not idle, no
  * call); `start_talking` exactly while their voice is on the air (listening, not muted, holding in
  * Hold to talk, and the voice room carrying their microphone).
@@ -75,7 +75,10 @@ export type OnlineEvent =
   | { type: 'detach' };
 
 export type OutgoingMessage =
-  | Pick<Extract<ChannelClientMessage, { type: 'join_channel' }>, 'type' | 'channelId' | 'listening'>
+  | Pick<
+      Extract<ChannelClientMessage, { type: 'join_channel' }>,
+      'type' | 'channelId' | 'listening'
+    >
   | Pick<Exclude<ChannelClientMessage, { type: 'join_channel' }>, 'type' | 'channelId'>;
 
 export type Toast = { title: string; description?: string; variant?: 'destructive' };
@@ -104,11 +107,7 @@ type Derived = Omit<OnlineState, 'talking'>;
 /** Hearing the channel: ONLINE in it on an open socket, not idle, no call. */
 export function isListening(state: Derived): boolean {
   return (
-    state.online &&
-    state.socketOpen &&
-    state.channelId !== null &&
-    !state.idle &&
-    !state.callActive
+    state.online && state.socketOpen && state.channelId !== null && !state.idle && !state.callActive
   );
 }
 
@@ -229,7 +228,7 @@ function messages(
     if (canSpeakToOld) out.push({ type: 'leave_channel', channelId: was });
     if (now !== null) out.push({ type: 'join_channel', channelId: now, listening });
   } else if (listening !== isListening(before)) {
-    // Joining again only updates whether the user hears the channel (decision 011).
+    // Joining again only updates whether the user hears the channel (decision 012).
     out.push({ type: 'join_channel', channelId: now, listening });
   }
   if (after.talking && now !== null && (!before.talking || !keepsChannel)) {

@@ -1,37 +1,24 @@
-import { z } from 'zod';
-import {
-  callClientMessageSchema,
-  callServerMessageSchema,
-} from '../../../../protocol/calls';
 import {
   WS_PATH,
-  channelClientMessageSchema,
-  channelServerMessageSchema,
+  wsServerMessageSchema,
+  type WsClientMessage,
+  type WsServerMessage,
 } from '../../../../protocol/sockets';
 import { PROTOCOL_VERSION } from '../../../../protocol/version';
 import { SocketConnection } from './socket-connection';
 
-/** Everything the client may send on `/ws`: channel presence and call messages (spec §7). */
-export const clientSocketMessageSchema = z.discriminatedUnion('type', [
-  ...channelClientMessageSchema.options,
-  ...callClientMessageSchema.options,
-]);
-export type ClientSocketMessage = z.infer<typeof clientSocketMessageSchema>;
-
-/** Everything the server pushes on `/ws`. */
-export const serverSocketMessageSchema = z.discriminatedUnion('type', [
-  ...channelServerMessageSchema.options,
-  ...callServerMessageSchema.options,
-]);
-export type ServerSocketMessage = z.infer<typeof serverSocketMessageSchema>;
+/** What the client may send on `/ws` and what the server pushes: the protocol's unions. */
+export type ClientSocketMessage = WsClientMessage;
+export type ServerSocketMessage = WsServerMessage;
 
 export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}${WS_PATH}?v=${PROTOCOL_VERSION}`;
 }
 
+/** Parses one received message against the `/ws` server union; null when it matches none. */
 export function parseServerSocketMessage(data: unknown): ServerSocketMessage | null {
-  const parsed = serverSocketMessageSchema.safeParse(data);
+  const parsed = wsServerMessageSchema.safeParse(data);
   return parsed.success ? parsed.data : null;
 }
 

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   changeSubscriptionResponseSchema,
@@ -18,7 +19,7 @@ export function useChangeTier() {
       apiJson(
         changeSubscriptionResponseSchema,
         'POST',
-        `/api/users/${encodeURIComponent(userId)}/subscription`,
+        apiPath(API_PATHS.userSubscription, { id: userId }),
         { subscriptionTier },
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { mutedUsersResponseSchema, type MutedUsersResponse } from '../../../../protocol/channels';
 import { blockedUsersQuery, CHANNEL_POLL_MS, mutedUsersKey } from '../channels/channel-queries';
@@ -7,7 +8,9 @@ import { watchRemoteAudio } from './audio-policy';
 
 /** Spec §7: GET /api/muted-users/{channelId}; a non-OK answer throws "Failed to fetch muted users". */
 export async function fetchMutedUsers(channelId: number): Promise<MutedUsersResponse> {
-  const res = await fetch(`/api/muted-users/${channelId}`, { credentials: 'include' });
+  const res = await fetch(apiPath(API_PATHS.mutedUsers, { channelId }), {
+    credentials: 'include',
+  });
   if (!res.ok) throw new Error('Failed to fetch muted users');
   // Cached as the response itself, the shape the default query function would store under this key.
   return mutedUsersResponseSchema.parse(await res.json());

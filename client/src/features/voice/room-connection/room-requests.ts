@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../../protocol/api-paths';
 import { startUsageSessionResponseSchema } from '../../../../../protocol/usage';
 import {
   voiceProviderNameSchema,
@@ -41,7 +42,7 @@ export async function startUsageSession(
   channelId: number,
 ): Promise<RequestResult<string>> {
   try {
-    const res = await fetchFn('/api/usage/session/start', jsonPost({ channelId }));
+    const res = await fetchFn(API_PATHS.usageSessionStart, jsonPost({ channelId }));
     if (res.status === 429)
       return { ok: false, failure: { kind: 'overLimit', message: await messageOf(res) } };
     if (!res.ok) return { ok: false, failure: { kind: 'sessionFailed' } };
@@ -56,7 +57,7 @@ export async function startUsageSession(
 export async function endUsageSession(fetchFn: Fetch, sessionId: string): Promise<void> {
   try {
     // keepalive lets the request outlive the page when the tab is closing.
-    const res = await fetchFn('/api/usage/session/end', {
+    const res = await fetchFn(API_PATHS.usageSessionEnd, {
       ...jsonPost({ sessionId }),
       keepalive: true,
     });
@@ -92,7 +93,7 @@ export async function fetchVoiceToken(
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const res = await fetchFn(
-      '/api/livekit-token',
+      API_PATHS.voiceToken,
       jsonPost(
         { channelId: target.channelId, userId: target.userId, userName: target.userName },
         controller.signal,
