@@ -6,7 +6,7 @@ import { presenceStore } from '../presence/presence-store';
 import { channelSocket } from '../realtime/channel-socket';
 import { microphoneErrorMessage } from '../voice/microphone-error';
 import { CallController } from './call-controller';
-import { PeerSession } from './peer-session';
+import { lazyPeer } from './lazy-peer';
 import { playHangupTone, startRingtone } from './tones';
 import { CALL_HISTORY_QUERY_KEY } from './useCallHistory';
 
@@ -21,7 +21,8 @@ async function fetchIceServers(): Promise<RTCIceServer[]> {
  */
 export const callController = new CallController({
   socket: channelSocket,
-  createPeer: (options) => new PeerSession(options),
+  createPeer: (options) =>
+    lazyPeer(() => import('./peer-session').then(({ PeerSession }) => new PeerSession(options))),
   iceServers: fetchIceServers,
   notify: (notice) => toast(notice),
   tones: { startRingtone, playHangupTone },

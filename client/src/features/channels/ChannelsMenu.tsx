@@ -24,7 +24,7 @@ import { useSelectChannel } from './useSelectChannel';
 import { useUserChannels } from './useUserChannels';
 
 /** The top bar's Channels dropdown (spec §2): Created by You, Member Of, All Channels, Create New Channel. */
-export function ChannelsMenu() {
+export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   const [creating, setCreating] = useState(false);
@@ -52,7 +52,7 @@ export function ChannelsMenu() {
 
   return (
     <>
-      <DropdownMenu>
+      <DropdownMenu defaultOpen={defaultOpen}>
         <DropdownMenuTrigger asChild>
           <TopBarButton icon={Hash} label="Channels" />
         </DropdownMenuTrigger>

@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
 import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
-import { memberCountText } from '../channels/ChannelMenuItem';
+import { memberCountText } from '../channels/member-count';
 import { canManageChannel } from '../channels/channel-permissions';
 import { CreateChannelForm } from '../channels/CreateChannelForm';
 import { DeleteChannelDialog } from './DeleteChannelDialog';
