@@ -16,10 +16,16 @@ test('a member on Settings and Upgrade stays on the air, and comes back still ON
   const talkerId = await userId(talker.page);
 
   await goOnline(listener.page);
-  await expect(listener.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(listener.page.getByText('Voice Ready', { exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
   await goOnline(talker.page);
-  await expect(talker.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect.poll(() => levelFrom(listener.page, talkerId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+  await expect(talker.page.getByText('Voice Ready', { exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect
+    .poll(() => levelFrom(listener.page, talkerId), { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
 
   // The talker opens Settings: no leave, no Offline toast, and the listener still hears them.
   await talker.page.getByRole('button', { name: 'Settings' }).click();
@@ -27,20 +33,26 @@ test('a member on Settings and Upgrade stays on the air, and comes back still ON
   const toasts = talker.page.getByRole('region', { name: /Notifications/ });
   await expect(toasts.getByText('Offline', { exact: true })).toHaveCount(0);
   await talker.page.waitForTimeout(1500);
-  await expect.poll(() => levelFrom(listener.page, talkerId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
+  await expect
+    .poll(() => levelFrom(listener.page, talkerId), { timeout: 10_000 })
+    .toBeGreaterThan(AUDIBLE);
   await expect(cardOf(listener.page, talker.person.name)).toContainText('Speaking');
 
   // On to Upgrade, then Back to the main screen: still ONLINE, still heard.
   await talker.page.getByRole('button', { name: 'Upgrade', exact: true }).click();
   await expect(talker.page.getByRole('heading', { name: 'Upgrade' })).toBeVisible();
-  await expect.poll(() => levelFrom(listener.page, talkerId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
+  await expect
+    .poll(() => levelFrom(listener.page, talkerId), { timeout: 10_000 })
+    .toBeGreaterThan(AUDIBLE);
   await talker.page.getByRole('button', { name: 'Back' }).click();
 
   const toggle = talker.page.getByRole('button', { name: /Tap to disconnect/ });
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');
   await expect(toggle).toContainText('ONLINE');
   await expect(talker.page.getByText('Voice Ready', { exact: true })).toBeVisible();
-  await expect.poll(() => levelFrom(listener.page, talkerId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
+  await expect
+    .poll(() => levelFrom(listener.page, talkerId), { timeout: 10_000 })
+    .toBeGreaterThan(AUDIBLE);
 
   await talker.context.close();
   await listener.context.close();

@@ -84,8 +84,10 @@ export async function channelWith(
   return id;
 }
 
-export const goOnline = (page: Page) => page.getByRole('button', { name: /Tap to connect/ }).click();
-export const goOffline = (page: Page) => page.getByRole('button', { name: /Tap to disconnect/ }).click();
+export const goOnline = (page: Page) =>
+  page.getByRole('button', { name: /Tap to connect/ }).click();
+export const goOffline = (page: Page) =>
+  page.getByRole('button', { name: /Tap to disconnect/ }).click();
 
 /** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
 export function levelFrom(page: Page, fromUserId: string): Promise<number> {
@@ -123,4 +125,3 @@ export function levelFrom(page: Page, fromUserId: string): Promise<number> {
     return level;
   }, fromUserId);
 }
-

@@ -1,4 +1,4 @@
-import type { ComponentProps, PointerEvent } from 'react';
+import { useRef, type ComponentProps, type FocusEvent } from 'react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '../lib/cn';
@@ -33,25 +33,34 @@ const variantClasses: Record<ToastVariant, string> = {
 
 /**
  * A tap or click leaves no focus behind on the toast itself: Radix pauses the close timer while
- * focus is inside, so a tapped toast on a phone never went away. Keyboard focus (F8) still pauses
- * it, as it should, until focus moves on or Escape closes it.
+ * focus is inside, and on phones the focus of a tap arrives after the finger lifts, so a tapped
+ * toast never went away (and covered the top bar). Focus that follows a pointer press is let go at
+ * once; keyboard focus (F8) still pauses the toast, as it should, until it moves on or Escape.
  */
-function releasePointerFocus(event: PointerEvent<HTMLLIElement>): void {
-  if (document.activeElement === event.currentTarget) event.currentTarget.blur();
-}
-
 export function Toast({
   className,
   variant = 'default',
-  onPointerUp,
+  onPointerDown,
+  onFocus,
   ...props
 }: ComponentProps<typeof ToastPrimitive.Root> & { variant?: ToastVariant }) {
+  const pressed = useRef(false);
   return (
     <ToastPrimitive.Root
       data-variant={variant}
-      onPointerUp={(event) => {
-        onPointerUp?.(event);
-        releasePointerFocus(event);
+      onPointerDown={(event) => {
+        onPointerDown?.(event);
+        pressed.current = true;
+      }}
+      onFocus={(event: FocusEvent<HTMLLIElement>) => {
+        onFocus?.(event);
+        if (!pressed.current || event.target !== event.currentTarget) return;
+        pressed.current = false;
+        // After this focus event has reached Radix's pause listener, or its resume would come first.
+        const toast = event.currentTarget;
+        setTimeout(() => {
+          if (document.activeElement === toast) toast.blur();
+        }, 0);
       }}
       className={cn(
         'group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-11 shadow-lg',

@@ -89,7 +89,11 @@ describe('CallController', () => {
     const sent = socket.sent[0];
     expect(sent).toMatchObject({ type: 'initiate_call', callerId: 'ann', receiverId: 'bea' });
     if (sent?.type !== 'initiate_call') throw new Error('no initiate_call');
-    expect(peers[0]!.options).toMatchObject({ isInitiator: true, roomName: sent.roomName, userId: 'ann' });
+    expect(peers[0]!.options).toMatchObject({
+      isInitiator: true,
+      roomName: sent.roomName,
+      userId: 'ann',
+    });
     socket.deliver({ type: 'call_accepted', callId: sent.callId, roomName: sent.roomName });
     expect(controller.getView().state).toMatchObject({ phase: 'active', startedAt: 1000 });
     peers[0]!.options.onStatus('connected');

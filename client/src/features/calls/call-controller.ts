@@ -96,7 +96,12 @@ export class CallController {
       contactProfileImageUrl: user.profileImageUrl,
       isInitiator: true,
     };
-    this.dispatch({ type: 'place', call, callerId: this.self, socketOpen: this.deps.socket.isOpen });
+    this.dispatch({
+      type: 'place',
+      call,
+      callerId: this.self,
+      socketOpen: this.deps.socket.isOpen,
+    });
   }
 
   accept(): void {

@@ -60,9 +60,15 @@ describe('reduceCall', () => {
     expect(isCallActive(view.state)).toBe(true);
     expect(kinds).toEqual(['send:initiate_call', 'open_peer']);
 
-    ({ view } = run(view, server({ type: 'call_accepted', callId: 'other', roomName: 'room-other' })));
+    ({ view } = run(
+      view,
+      server({ type: 'call_accepted', callId: 'other', roomName: 'room-other' }),
+    ));
     expect(view.state.phase).toBe('outgoing');
-    ({ view } = run(view, server({ type: 'call_accepted', callId: 'call-0001', roomName: 'room-call-0001' })));
+    ({ view } = run(
+      view,
+      server({ type: 'call_accepted', callId: 'call-0001', roomName: 'room-call-0001' }),
+    ));
     expect(view.state).toMatchObject({ phase: 'active', startedAt: 50 });
     ({ view } = run(view, { type: 'media', callId: 'call-0001', status: 'connected' }));
     expect(view.state).toMatchObject({ media: 'connected' });
@@ -100,15 +106,35 @@ describe('reduceCall', () => {
     ]);
     expect(accepted.effects[1]).toEqual({
       kind: 'send',
-      message: { type: 'call_accepted', callId: 'call-0002', roomName: 'room-call-0002', deviceId: 'dev-1' },
+      message: {
+        type: 'call_accepted',
+        callId: 'call-0002',
+        roomName: 'room-call-0002',
+        deviceId: 'dev-1',
+      },
     });
     view = accepted.view;
-    expect(view.state).toMatchObject({ phase: 'active', startedAt: 100, call: { isInitiator: false } });
+    expect(view.state).toMatchObject({
+      phase: 'active',
+      startedAt: 100,
+      call: { isInitiator: false },
+    });
 
     // "Answered elsewhere" naming this device keeps the call; a hangup ends it with a toast.
-    ({ view } = run(view, server({ type: 'call_ended', callId: 'call-0002', reason: 'answered_elsewhere', deviceId: 'dev-1' })));
+    ({ view } = run(
+      view,
+      server({
+        type: 'call_ended',
+        callId: 'call-0002',
+        reason: 'answered_elsewhere',
+        deviceId: 'dev-1',
+      }),
+    ));
     expect(view.state.phase).toBe('active');
-    ({ view, kinds } = run(view, server({ type: 'call_ended', callId: 'call-0002', reason: 'hangup' })));
+    ({ view, kinds } = run(
+      view,
+      server({ type: 'call_ended', callId: 'call-0002', reason: 'hangup' }),
+    ));
     expect(view).toEqual(IDLE_VIEW);
     expect(kinds).toEqual(['notify', 'history_changed', 'close_peer', 'hangup_tone']);
   });
@@ -117,7 +143,12 @@ describe('reduceCall', () => {
     const ringing = run(IDLE_VIEW, server(incoming())).view;
     const { view, kinds } = run(
       ringing,
-      server({ type: 'call_ended', callId: 'call-0002', reason: 'answered_elsewhere', deviceId: 'dev-2' }),
+      server({
+        type: 'call_ended',
+        callId: 'call-0002',
+        reason: 'answered_elsewhere',
+        deviceId: 'dev-2',
+      }),
     );
     expect(view).toEqual(IDLE_VIEW);
     expect(kinds).toEqual(['stop_ringtone']);
@@ -125,7 +156,10 @@ describe('reduceCall', () => {
 
   it('toasts the decline reason, "No answer" to the caller and "Missed call" to the receiver', () => {
     const outgoing = run(IDLE_VIEW, place).view;
-    const declined = reduceCall(outgoing, server({ type: 'call_declined', callId: 'call-0001', reason: 'User is busy' }));
+    const declined = reduceCall(
+      outgoing,
+      server({ type: 'call_declined', callId: 'call-0001', reason: 'User is busy' }),
+    );
     expect(declined.effects).toContainEqual({ kind: 'notify', notice: { title: 'User is busy' } });
     const missed = reduceCall(outgoing, server({ type: 'call_missed', callId: 'call-0001' }));
     expect(missed.effects).toContainEqual({
@@ -135,14 +169,20 @@ describe('reduceCall', () => {
     const ringing = run(IDLE_VIEW, server(incoming())).view;
     const missedHere = reduceCall(ringing, server({ type: 'call_missed', callId: 'call-0002' }));
     expect(missedHere.view).toEqual(IDLE_VIEW);
-    expect(missedHere.effects.map((e) => e.kind)).toEqual(['notify', 'history_changed', 'stop_ringtone']);
+    expect(missedHere.effects.map((e) => e.kind)).toEqual([
+      'notify',
+      'history_changed',
+      'stop_ringtone',
+    ]);
   });
 
   it('ignores a second incoming call and events for other calls', () => {
     const ringing = run(IDLE_VIEW, server(incoming('call-0001'))).view;
     expect(run(ringing, server(incoming('call-0003'))).view).toBe(ringing);
     expect(run(ringing, server({ type: 'call_missed', callId: 'call-0003' })).view).toBe(ringing);
-    expect(run(IDLE_VIEW, { type: 'accept', now: 1, deviceId: 'd', socketOpen: true }).view).toBe(IDLE_VIEW);
+    expect(run(IDLE_VIEW, { type: 'accept', now: 1, deviceId: 'd', socketOpen: true }).view).toBe(
+      IDLE_VIEW,
+    );
   });
 
   it('declining sends call_declined; minimize and restore only a live call', () => {
@@ -159,7 +199,10 @@ describe('reduceCall', () => {
 
   it('keeps the minimized state when the callee accepts', () => {
     const minimized = run(IDLE_VIEW, place, { type: 'minimize' }).view;
-    const { view } = run(minimized, server({ type: 'call_accepted', callId: 'call-0001', roomName: 'room-call-0001' }));
+    const { view } = run(
+      minimized,
+      server({ type: 'call_accepted', callId: 'call-0001', roomName: 'room-call-0001' }),
+    );
     expect(view.state).toMatchObject({ phase: 'active', minimized: true });
   });
 
@@ -176,12 +219,20 @@ describe('reduceCall', () => {
 
   it('a failed call microphone is said as it happened, while the call goes on', () => {
     const live = run(IDLE_VIEW, place).view;
-    const failed = reduceCall(live, { type: 'microphone_failed', callId: 'call-0001', message: 'No microphone found' });
+    const failed = reduceCall(live, {
+      type: 'microphone_failed',
+      callId: 'call-0001',
+      message: 'No microphone found',
+    });
     expect(failed.view).toBe(live);
     expect(failed.effects).toEqual([
       {
         kind: 'notify',
-        notice: { title: 'Microphone Error', description: 'No microphone found', variant: 'destructive' },
+        notice: {
+          title: 'Microphone Error',
+          description: 'No microphone found',
+          variant: 'destructive',
+        },
       },
     ]);
   });

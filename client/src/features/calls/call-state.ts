@@ -203,7 +203,11 @@ function step(view: CallView, event: CallEvent): Step | null {
         effects: [
           {
             kind: 'notify',
-            notice: { title: 'Microphone Error', description: event.message, variant: 'destructive' },
+            notice: {
+              title: 'Microphone Error',
+              description: event.message,
+              variant: 'destructive',
+            },
           },
         ],
       };

@@ -4,7 +4,11 @@ import { isCallActive, type CallView } from './call-state';
 
 /** The call to show (incoming, active or minimized) and the mute state, for rendering. */
 export function useCallView(): CallView {
-  return useSyncExternalStore(callController.subscribe, callController.getView, callController.getView);
+  return useSyncExternalStore(
+    callController.subscribe,
+    callController.getView,
+    callController.getView,
+  );
 }
 
 /** A one-to-one call is placed or accepted, until it ends: channel voice stays off meanwhile. */

@@ -57,14 +57,19 @@ export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean })
           <TopBarButton icon={Hash} label="Channels" />
         </DropdownMenuTrigger>
         <DropdownMenuContent className="w-[min(20rem,calc(100vw-1rem))]" aria-label="Channels">
+          {/* A menu must hold menu items (axe `aria-required-children`): status lines are disabled items. */}
           {isLoading ? (
-            <Spinner size="sm" label="Loading channels" className="px-2.5 py-2" />
+            <DropdownMenuItem variant="status">
+              <Spinner size="sm" label="Loading channels" />
+            </DropdownMenuItem>
           ) : failure && groups.length === 0 ? (
-            <p role="alert" className="px-2.5 py-2 text-sm text-destructive-text">
-              {failure.message}
-            </p>
+            <DropdownMenuItem variant="status">
+              <span role="alert" className="text-destructive-text">
+                {failure.message}
+              </span>
+            </DropdownMenuItem>
           ) : groups.length === 0 ? (
-            <p className="px-2.5 py-2 text-sm text-muted-foreground">No channels available</p>
+            <DropdownMenuItem variant="status">No channels available</DropdownMenuItem>
           ) : (
             groups.map((group, index) => (
               <Fragment key={group.label}>
@@ -84,9 +89,11 @@ export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean })
             ))
           )}
           {failure && groups.length > 0 ? (
-            <p role="alert" className="px-2.5 py-2 text-sm text-destructive-text">
-              {failure.message}
-            </p>
+            <DropdownMenuItem variant="status">
+              <span role="alert" className="text-destructive-text">
+                {failure.message}
+              </span>
+            </DropdownMenuItem>
           ) : null}
           {isAdminTier(tier) ? (
             <>

@@ -23,15 +23,20 @@ export type JoinChannelDialogProps = {
  * Asks before joining a channel the user is not in (issue 13): picking it under All Channels makes
  * them a member everyone sees, so it must not happen on a stray tap.
  */
-export function JoinChannelDialog({ channel, isJoining, onJoin, onOpenChange }: JoinChannelDialogProps) {
+export function JoinChannelDialog({
+  channel,
+  isJoining,
+  onJoin,
+  onOpenChange,
+}: JoinChannelDialogProps) {
   return (
     <Dialog open={channel !== null} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Join {channel?.name}?</DialogTitle>
           <DialogDescription>
-            You will become a member of this channel. Its members will see you, and you can go online
-            in it.
+            You will become a member of this channel. Its members will see you, and you can go
+            online in it.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

@@ -52,7 +52,9 @@ export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
           member={member}
           isSelf={member.id === selfId}
           // The channel's admin (its creator) cannot be removed (DESIGN §3), so offer no button that fails.
-          onRemove={canRemove && member.id !== selfId && member.role !== 'admin' ? remove : undefined}
+          onRemove={
+            canRemove && member.id !== selfId && member.role !== 'admin' ? remove : undefined
+          }
           isRemoving={removeMember.isPending && removing === member.id}
           isAudible={audible.has(member.id)}
         />

@@ -6,7 +6,11 @@ import { usePresence } from './usePresence';
 
 const OPTIONS: { mode: TalkMode; label: string; help: string }[] = [
   { mode: 'toggle', label: 'Toggle', help: 'ONLINE opens your microphone until you tap again.' },
-  { mode: 'hold', label: 'Hold to talk', help: 'ONLINE lets you hear; hold Space or the big button to talk.' },
+  {
+    mode: 'hold',
+    label: 'Hold to talk',
+    help: 'ONLINE lets you hear; hold Space or the big button to talk.',
+  },
 ];
 
 /**
@@ -59,8 +63,8 @@ export function TalkModeCard() {
           <label htmlFor={headsetId} className="cursor-pointer">
             <span className="block font-medium">Headset button</span>
             <span id={`${headsetId}-help`} className="block text-sm text-muted-foreground">
-              A headset&apos;s play/pause button mutes and unmutes you (Toggle) or holds to talk (Hold
-              to talk). Off unless you turn it on.
+              A headset&apos;s play/pause button mutes and unmutes you (Toggle) or holds to talk
+              (Hold to talk). Off unless you turn it on.
             </span>
           </label>
         </div>

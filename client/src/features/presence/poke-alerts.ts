@@ -1,7 +1,11 @@
 import type { ChannelSocket } from '../realtime/channel-socket';
 import type { Toast } from './online-state';
 
-export type PokeAlert = { toast: (toast: Toast) => void; sound: () => Promise<void>; vibrate: () => void };
+export type PokeAlert = {
+  toast: (toast: Toast) => void;
+  sound: () => Promise<void>;
+  vibrate: () => void;
+};
 
 /** Someone poked you (DESIGN §3 "Poke"): a toast with their name, a short beep and a buzz. */
 export function alertOnPokes(socket: Pick<ChannelSocket, 'on'>, alert: PokeAlert): () => void {

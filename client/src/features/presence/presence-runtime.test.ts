@@ -91,9 +91,25 @@ function setup(options: { channelId?: number | null; tier?: 'free' | 'admin' } =
   const ws = (): FakeWebSocket => last();
   const sent = () =>
     ws().sent.map((m) =>
-      [m.type, m.channelId, m.listening].filter((part) => part !== undefined).map(String).join(':'),
+      [m.type, m.channelId, m.listening]
+        .filter((part) => part !== undefined)
+        .map(String)
+        .join(':'),
     );
-  return { socket, store, hold, channel, queryClient, toasts, page, handlers, pokes, stop, ws, sent };
+  return {
+    socket,
+    store,
+    hold,
+    channel,
+    queryClient,
+    toasts,
+    page,
+    handlers,
+    pokes,
+    stop,
+    ws,
+    sent,
+  };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -140,8 +156,14 @@ describe('the presence runtime', () => {
     const t = setup();
     t.ws().serverOpens();
     t.queryClient.setQueryData(channelMembersKey(7), [member('u1'), member('u2')]);
-    t.ws().serverSends({ type: 'member_update', channelId: 7, member: member('u2', { isTalking: true }) });
-    expect(t.queryClient.getQueryData<ChannelMember[]>(channelMembersKey(7))?.[1]?.isTalking).toBe(true);
+    t.ws().serverSends({
+      type: 'member_update',
+      channelId: 7,
+      member: member('u2', { isTalking: true }),
+    });
+    expect(t.queryClient.getQueryData<ChannelMember[]>(channelMembersKey(7))?.[1]?.isTalking).toBe(
+      true,
+    );
 
     t.store.dispatch({ type: 'toggle_online' });
     t.ws().serverSends({ type: 'channel_changed', channelId: 7, change: 'channel_deleted' });

@@ -26,7 +26,10 @@ export function loadTalkMode(storage: Pick<Storage, 'getItem'> = localStorage): 
   return read(storage, MODE_KEY) === 'hold' ? 'hold' : 'toggle';
 }
 
-export function setTalkMode(mode: TalkMode, storage: Pick<Storage, 'setItem'> = localStorage): void {
+export function setTalkMode(
+  mode: TalkMode,
+  storage: Pick<Storage, 'setItem'> = localStorage,
+): void {
   write(storage, MODE_KEY, mode);
   presenceStore.dispatch({ type: 'set_talk_mode', mode });
 }
@@ -40,7 +43,10 @@ export function loadHeadsetTalk(storage: Pick<Storage, 'getItem'> = localStorage
   return read(storage, HEADSET_KEY) === 'on';
 }
 
-export function setHeadsetTalk(on: boolean, storage: Pick<Storage, 'setItem'> = localStorage): void {
+export function setHeadsetTalk(
+  on: boolean,
+  storage: Pick<Storage, 'setItem'> = localStorage,
+): void {
   write(storage, HEADSET_KEY, on ? 'on' : 'off');
   presenceStore.dispatch({ type: 'set_headset_talk', on });
 }

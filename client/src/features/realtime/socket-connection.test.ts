@@ -121,7 +121,11 @@ describe('the /ws connection', () => {
   });
 
   it('builds ws and wss URLs with the protocol version', () => {
-    expect(socketUrl({ protocol: 'http:', host: 'localhost:5000' })).toBe('ws://localhost:5000/ws?v=1');
-    expect(socketUrl({ protocol: 'https:', host: 'chirp.example' })).toBe('wss://chirp.example/ws?v=1');
+    expect(socketUrl({ protocol: 'http:', host: 'localhost:5000' })).toBe(
+      'ws://localhost:5000/ws?v=1',
+    );
+    expect(socketUrl({ protocol: 'https:', host: 'chirp.example' })).toBe(
+      'wss://chirp.example/ws?v=1',
+    );
   });
 });

@@ -38,9 +38,7 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
           <CreateChannelForm />
         ) : (
           <div className="flex flex-col gap-3 rounded-xl bg-muted p-4 sm:flex-row sm:items-center sm:justify-between">
-            <p className="text-sm text-muted-foreground">
-              {ADMIN_UPGRADE_PROMPT}
-            </p>
+            <p className="text-sm text-muted-foreground">{ADMIN_UPGRADE_PROMPT}</p>
             <Button variant="outline" onClick={() => navigate('/upgrade')}>
               Upgrade to create channels
             </Button>

@@ -1,8 +1,5 @@
 import { Gauge } from 'lucide-react';
-import {
-  FREE_MONTHLY_MINUTES,
-  OVERAGE_PRICE_PER_MINUTE,
-} from '../../../../protocol/usage';
+import { FREE_MONTHLY_MINUTES, OVERAGE_PRICE_PER_MINUTE } from '../../../../protocol/usage';
 import { Button } from '../../ui/Button';
 import { BusyIcon } from '../../ui/BusyIcon';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';

@@ -48,9 +48,12 @@ describe('usageAlert', () => {
 
   it('offers to turn pay-as-you-go off wherever the banner shows it on', () => {
     expect(usageAlert(usage({ warningLevel: 'high' }))?.offerTurnOff).toBe(false);
-    expect(usageAlert(usage({ warningLevel: 'medium', payAsYouGoEnabled: true }))?.offerTurnOff).toBe(true);
     expect(
-      usageAlert(usage({ warningLevel: 'critical', isOverLimit: true, payAsYouGoEnabled: true }))?.offerTurnOff,
+      usageAlert(usage({ warningLevel: 'medium', payAsYouGoEnabled: true }))?.offerTurnOff,
+    ).toBe(true);
+    expect(
+      usageAlert(usage({ warningLevel: 'critical', isOverLimit: true, payAsYouGoEnabled: true }))
+        ?.offerTurnOff,
     ).toBe(true);
   });
 

@@ -40,7 +40,10 @@ class FakeTransport implements VoiceTransport {
     this.isMicrophoneEnabled = on;
     return Promise.resolve();
   }
-  on<K extends keyof VoiceTransportEvents>(name: K, listener: (e: VoiceTransportEvents[K]) => void) {
+  on<K extends keyof VoiceTransportEvents>(
+    name: K,
+    listener: (e: VoiceTransportEvents[K]) => void,
+  ) {
     return this.events.on(name, listener);
   }
 }
@@ -59,7 +62,9 @@ function server(options: { overLimit?: boolean } = {}): Fetch {
       );
     if (url === '/api/usage/session/end') return Promise.resolve(json({ participantMinutes: 1 }));
     if (url === '/api/livekit-token')
-      return Promise.resolve(json({ configured: true, provider: 'embedded', url: 'ws://x/rtc', token: 't' }));
+      return Promise.resolve(
+        json({ configured: true, provider: 'embedded', url: 'ws://x/rtc', token: 't' }),
+      );
     return Promise.reject(new TypeError('Failed to fetch'));
   };
 }

@@ -157,10 +157,13 @@ describe('RoomController', () => {
     const { controller, urls } = setup({
       ...okHandlers(),
       '/api/livekit-token': () =>
-        new Response(JSON.stringify({ message: 'Tokens are issued only for yourself', provider: 'embedded' }), {
-          status: 403,
-          statusText: 'Forbidden',
-        }),
+        new Response(
+          JSON.stringify({ message: 'Tokens are issued only for yourself', provider: 'embedded' }),
+          {
+            status: 403,
+            statusText: 'Forbidden',
+          },
+        ),
     });
     controller.configure(target);
     await flush();
@@ -171,7 +174,8 @@ describe('RoomController', () => {
   it('a refusal that names no provider keeps the spec wording', async () => {
     const { controller } = setup({
       ...okHandlers(),
-      '/api/livekit-token': () => new Response('Bad gateway', { status: 502, statusText: 'Bad Gateway' }),
+      '/api/livekit-token': () =>
+        new Response('Bad gateway', { status: 502, statusText: 'Bad Gateway' }),
     });
     controller.configure(target);
     await flush();

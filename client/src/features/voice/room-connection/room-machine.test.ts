@@ -299,8 +299,8 @@ describe('voice room machine: failures and their messages', () => {
       error: 'Failed to get LiveKit token: Forbidden',
     });
     expect(
-      failAt(afterSession, { kind: 'tokenFailed', statusText: 'Forbidden', provider: 'embedded' }).state
-        .error,
+      failAt(afterSession, { kind: 'tokenFailed', statusText: 'Forbidden', provider: 'embedded' })
+        .state.error,
     ).toBe('Failed to get built-in voice token: Forbidden');
     expect(effects).toEqual([{ kind: 'endSession', sessionId: 's1' }]);
   });

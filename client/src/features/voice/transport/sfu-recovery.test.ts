@@ -53,9 +53,10 @@ describe('SFU recovery', () => {
     const gone = run(state, { type: 'resume_failed', code: 4404, now: 10 });
     expect(gone.state.phase).toBe('rejoining');
     expect(kinds(gone.effects)).toEqual(['cancel_timers', 'state', 'rejoin']);
-    expect(run(LIVE, { type: 'socket_closed', code: VOICE_CLOSE_CODES.serverShutdown, now: 0 }).state.phase).toBe(
-      'rejoining',
-    );
+    expect(
+      run(LIVE, { type: 'socket_closed', code: VOICE_CLOSE_CODES.serverShutdown, now: 0 }).state
+        .phase,
+    ).toBe('rejoining');
   });
 
   it('gives a dropped peer a grace period, then restarts ICE, then rejoins when media stays away', () => {
@@ -68,10 +69,12 @@ describe('SFU recovery', () => {
     expect(restarting.state.phase).toBe('restarting_ice');
     expect(kinds(restarting.effects)).toContain('restart_ice');
     expect(states(restarting.effects)).toEqual(['reconnecting']);
-    expect(run(restarting.state, { type: 'peer', state: 'connected', now: 3000 }).state).toEqual(LIVE);
-    expect(run(restarting.state, { type: 'timer', timer: 'deadline', now: 12_000 }).state.phase).toBe(
-      'rejoining',
+    expect(run(restarting.state, { type: 'peer', state: 'connected', now: 3000 }).state).toEqual(
+      LIVE,
     );
+    expect(
+      run(restarting.state, { type: 'timer', timer: 'deadline', now: 12_000 }).state.phase,
+    ).toBe('rejoining');
   });
 
   it('restarts ICE at once when the peer failed outright', () => {
@@ -91,7 +94,11 @@ describe('SFU recovery', () => {
     expect(kicked.state.phase).toBe('finished');
     expect(kicked.effects).toContainEqual({ kind: 'finish', reason: 'kicked' });
     const { state } = run(LIVE, { type: 'peer', state: 'failed', now: 0 });
-    const closed = run(state, { type: 'socket_closed', code: VOICE_CLOSE_CODES.roomClosed, now: 10 });
+    const closed = run(state, {
+      type: 'socket_closed',
+      code: VOICE_CLOSE_CODES.roomClosed,
+      now: 10,
+    });
     expect(closed.effects).toContainEqual({ kind: 'finish', reason: 'room_closed' });
 
     const rejoining = run(LIVE, { type: 'socket_closed', code: 1000, now: 0 }).state;
@@ -108,7 +115,14 @@ describe('SFU recovery', () => {
   it('ignores events that do not apply, and everything once finished', () => {
     const rejoining = run(LIVE, { type: 'socket_closed', code: 1000, now: 0 }).state;
     expect(run(rejoining, { type: 'peer', state: 'disconnected', now: 1 }).state).toBe(rejoining);
-    const finished = run(LIVE, { type: 'socket_closed', code: VOICE_CLOSE_CODES.kicked, now: 0 }).state;
-    expect(run(finished, { type: 'socket_closed', code: 1006, now: 1 })).toEqual({ state: finished, effects: [] });
+    const finished = run(LIVE, {
+      type: 'socket_closed',
+      code: VOICE_CLOSE_CODES.kicked,
+      now: 0,
+    }).state;
+    expect(run(finished, { type: 'socket_closed', code: 1006, now: 1 })).toEqual({
+      state: finished,
+      effects: [],
+    });
   });
 });

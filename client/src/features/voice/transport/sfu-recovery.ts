@@ -83,7 +83,11 @@ const REJOIN_CLOSE = new Set<number>([
   VOICE_CLOSE_CODES.serverShutdown,
 ]);
 
-export const LIVE: RecoveryState = { phase: 'live', deadline: 0, backoffMs: FIRST_RESUME_BACKOFF_MS };
+export const LIVE: RecoveryState = {
+  phase: 'live',
+  deadline: 0,
+  backoffMs: FIRST_RESUME_BACKOFF_MS,
+};
 
 export type RecoveryTransition = { state: RecoveryState; effects: RecoveryEffect[] };
 
@@ -106,7 +110,11 @@ function live(): RecoveryTransition {
 function rejoin(): RecoveryTransition {
   return {
     state: { ...LIVE, phase: 'rejoining' },
-    effects: [{ kind: 'cancel_timers' }, { kind: 'state', state: 'reconnecting' }, { kind: 'rejoin' }],
+    effects: [
+      { kind: 'cancel_timers' },
+      { kind: 'state', state: 'reconnecting' },
+      { kind: 'rejoin' },
+    ],
   };
 }
 
@@ -138,7 +146,11 @@ function socketClosed(code: number, now: number, options: RecoveryOptions): Reco
   if (final) return finish(final);
   if (REJOIN_CLOSE.has(code)) return rejoin();
   const started = resume(
-    { phase: 'resuming', deadline: now + options.recoverWithinMs, backoffMs: FIRST_RESUME_BACKOFF_MS },
+    {
+      phase: 'resuming',
+      deadline: now + options.recoverWithinMs,
+      backoffMs: FIRST_RESUME_BACKOFF_MS,
+    },
     now,
   );
   return { state: started.state, effects: [{ kind: 'cancel_timers' }, ...started.effects] };
@@ -152,7 +164,8 @@ export function reduceRecovery(
 ): RecoveryTransition {
   if (state.phase === 'finished') return stay(state);
   // A final close ends the room whatever recovery is doing.
-  if (event.type === 'socket_closed' && FINAL_CLOSE[event.code]) return finish(FINAL_CLOSE[event.code]!);
+  if (event.type === 'socket_closed' && FINAL_CLOSE[event.code])
+    return finish(FINAL_CLOSE[event.code]!);
 
   switch (state.phase) {
     case 'live':
