@@ -20,7 +20,7 @@ test('B sees A idle, speaking once on the air, idle again, and offline once A cl
 }) => {
   const { a, b } = await twoMembersInOneChannel(browser, baseURL!);
   const aOnB = cardOf(b.page, a.person.name);
-  // Decision 012: in the app but not listening (OFFLINE) reads Idle, on A's own card too.
+  // Decision 016: in the app but not listening (OFFLINE) reads Idle, on A's own card too.
   await expect(aOnB).toContainText('Idle');
   await expect(cardOf(a.page, a.person.name)).toContainText('Idle');
 
@@ -58,7 +58,7 @@ test('a hidden page is idle: it stops speaking, and speaks again when shown', as
 
   await setHidden(a.page, true);
   await expect(aOnB).not.toContainText('Speaking', { timeout: 1000 });
-  // Decision 012: an idle member reads Idle, not a green Online.
+  // Decision 016: an idle member reads Idle, not a green Online.
   await expect(aOnB).toContainText('Idle');
   await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toBeVisible();
 

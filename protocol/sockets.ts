@@ -40,7 +40,7 @@ const channelMessage = <T extends string>(type: T) =>
   z.object({ type: z.literal(type), channelId, userId: plainText('A user id').max(200).optional() });
 
 /**
- * `listening` (decision 012): whether the user hears the channel now (ONLINE, not idle, no call).
+ * `listening` (decision 016): whether the user hears the channel now (ONLINE, not idle, no call).
  * Absent means true, as the spec's plain `join_channel`. Sent again to change it.
  */
 export const joinChannelSchema = channelMessage('join_channel').extend({

@@ -33,7 +33,7 @@ export function mergePresence(states: readonly UserPresenceState[] | undefined, 
   const inChannel = states.map((state) => state.channels[String(channelId)]).filter((c) => c !== undefined);
   return {
     isOnline: true,
-    // Active = hears the channel now (decision 012): ONLINE there, not idle, not on a call.
+    // Active = hears the channel now (decision 016): ONLINE there, not idle, not on a call.
     isActiveInChannel: inChannel.some((c) => c.listening !== false),
     isTalking: inChannel.some((c) => c.talking),
   };

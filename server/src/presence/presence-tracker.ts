@@ -8,7 +8,7 @@ interface Joined {
 
 /**
  * What this instance's sockets say about their users: which channels each socket joined, whether
- * it listens there (decision 012) and whether it talks. A user's state is the union over their
+ * it listens there (decision 016) and whether it talks. A user's state is the union over their
  * local sockets.
  */
 export class PresenceTracker {

@@ -75,7 +75,7 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
     await watcher.close();
   });
 
-  it('join_channel with listening:false keeps the viewer subscribed but not active (decision 012)', async () => {
+  it('join_channel with listening:false keeps the viewer subscribed but not active (decision 016)', async () => {
     const watcher = await TestSocket.open(owner.client);
     watcher.send({ type: 'join_channel', channelId, listening: false });
     await watcher.next(updateFor(channelId, owner.id, (m) => m.isOnline && !m.isActiveInChannel));

@@ -14,7 +14,7 @@ export type InitialChannelInput = {
 /**
  * Spec §4 "Initial channel choice": a requested channel is used if the user belongs to it, or if the
  * list is empty (it may simply not include a just-accepted invite yet). Then the channel the user
- * had open last time, if they still belong to it (decision 012: "no automatic default" is about
+ * had open last time, if they still belong to it (decision 016: "no automatic default" is about
  * the first choice, not every reload). Otherwise non-admins get their first channel and admins
  * none — they manage several channels and pick one themselves.
  */

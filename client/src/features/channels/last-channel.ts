@@ -1,6 +1,6 @@
 /**
  * The channel a user last had open, per user and browser, so a reload lands there again instead of
- * on "Please select a channel to start" (decision 012: the spec's "no automatic default" for admins
+ * on "Please select a channel to start" (decision 016: the spec's "no automatic default" for admins
  * is about the first choice, not every reload).
  */
 const key = (userId: string) => `chirp.lastChannel.${userId}`;

@@ -6,7 +6,7 @@ import type { ChannelClientMessage } from '../../../../protocol/sockets';
  * matters on the wire: a `stop_talking` sent after `leave_channel` would make the server join the
  * old channel again, so every transition emits its messages in the one safe order.
  *
- * What the server hears (decision 012): `join_channel` with `listening` while the channel is
+ * What the server hears (decision 016): `join_channel` with `listening` while the channel is
  * selected on an open socket — `listening` exactly while the user hears it (ONLINE, not idle, no
  * call); `start_talking` exactly while their voice is on the air (listening, not muted, holding in
  * Hold to talk, and the voice room carrying their microphone).
@@ -228,7 +228,7 @@ function messages(
     if (canSpeakToOld) out.push({ type: 'leave_channel', channelId: was });
     if (now !== null) out.push({ type: 'join_channel', channelId: now, listening });
   } else if (listening !== isListening(before)) {
-    // Joining again only updates whether the user hears the channel (decision 012).
+    // Joining again only updates whether the user hears the channel (decision 016).
     out.push({ type: 'join_channel', channelId: now, listening });
   }
   if (after.talking && now !== null && (!before.talking || !keepsChannel)) {
