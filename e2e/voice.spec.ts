@@ -1,125 +1,19 @@
-import type { Browser, Page } from '@playwright/test';
-import { OWNER, newPerson, type Person } from './accounts';
-import { expect, signIn, test, type SignedInUser } from './fixtures';
-
-/** RMS levels of a received stream: below SILENT is silence, above AUDIBLE is A's tone. */
-const SILENT = 0.01;
-const AUDIBLE = 0.05;
-const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
-const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
-
-type Microphone = 'tone' | 'denied';
-
-/**
- * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
- * 440 Hz tone stands in for a voice instead. 'denied' refuses capture as a blocked permission does.
- */
-function installMicrophone(kind: Microphone): void {
-  const devices = navigator.mediaDevices;
-  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
-    if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
-    if (kind === 'denied')
-      return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
-    const context = new AudioContext();
-    const oscillator = context.createOscillator();
-    const gain = context.createGain();
-    gain.gain.value = 0.5;
-    oscillator.frequency.value = 440;
-    const destination = context.createMediaStreamDestination();
-    oscillator.connect(gain).connect(destination);
-    oscillator.start();
-    return Promise.resolve(destination.stream);
-  };
-}
-
-async function open(
-  browser: Browser,
-  person: Person,
-  microphone: Microphone,
-): Promise<SignedInUser> {
-  const context = await browser.newContext({
-    permissions: microphone === 'denied' ? [] : ['microphone'],
-  });
-  await context.addInitScript(installMicrophone, microphone);
-  const page = await context.newPage();
-  await signIn(page, person.name, person.email, person.password);
-  return { person, context, page };
-}
-
-async function userId(page: Page): Promise<string> {
-  const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
-  return me.id;
-}
-
-/** The owner (superadmin) makes a channel with the given people in it, through the API. */
-async function channelWith(
-  browser: Browser,
-  baseURL: string,
-  members: SignedInUser[],
-): Promise<number> {
-  const owner = await open(browser, OWNER, 'tone');
-  const headers = { origin: baseURL };
-  const created = await owner.page.request.post('/api/channels', {
-    data: { name: `Voice ${Date.now()}` },
-    headers,
-  });
-  expect(created.ok()).toBe(true);
-  const { id } = (await created.json()) as { id: number };
-  for (const member of members) {
-    const added = await owner.page.request.post(`/api/channels/${id}/members`, {
-      data: { userId: await userId(member.page) },
-      headers,
-    });
-    expect(added.ok()).toBe(true);
-  }
-  await owner.context.close();
-  // Free users land in their only channel once the page loads again.
-  for (const member of members) {
-    await member.page.reload();
-    await expect(member.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
-  }
-  return id;
-}
-
-const goOnline = (page: Page) => page.getByRole('button', { name: /Tap to connect/ }).click();
-const goOffline = (page: Page) => page.getByRole('button', { name: /Tap to disconnect/ }).click();
-
-/** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
-function levelFrom(page: Page, fromUserId: string): Promise<number> {
-  return page.evaluate(async (from) => {
-    type Probe = { context: AudioContext; analysers: WeakMap<HTMLAudioElement, AnalyserNode> };
-    const holder = window as unknown as { voiceProbe?: Probe };
-    holder.voiceProbe ??= { context: new AudioContext(), analysers: new WeakMap() };
-    const probe = holder.voiceProbe;
-    const analyserOf = (element: HTMLAudioElement): AnalyserNode | undefined => {
-      if (!(element.srcObject instanceof MediaStream)) return undefined;
-      let analyser = probe.analysers.get(element);
-      if (!analyser) {
-        analyser = probe.context.createAnalyser();
-        analyser.fftSize = 2048;
-        probe.context.createMediaStreamSource(element.srcObject).connect(analyser);
-        probe.analysers.set(element, analyser);
-      }
-      return analyser;
-    };
-    let level = 0;
-    for (let i = 0; i < 6; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const elements = document.querySelectorAll<HTMLAudioElement>(
-        `#remote-audio audio[data-user-id="${from}"]`,
-      );
-      for (const element of elements) {
-        const analyser = analyserOf(element);
-        if (!analyser) continue;
-        const samples = new Float32Array(analyser.fftSize);
-        analyser.getFloatTimeDomainData(samples);
-        const rms = Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length);
-        level = Math.max(level, rms);
-      }
-    }
-    return level;
-  }, fromUserId);
-}
+import { newPerson } from './accounts';
+import { cardOf } from './channel-setup';
+import { expect, test } from './fixtures';
+import {
+  AUDIBLE,
+  FREE_TIER_LIMIT,
+  MICROPHONE_DENIED,
+  MICROPHONE_MISSING,
+  SILENT,
+  channelWith,
+  goOffline,
+  goOnline,
+  levelFrom,
+  open,
+  userId,
+} from './voice-helpers';
 
 test('A talks and B hears it; mutes silence it; going offline meters the minutes', async ({
   browser,
@@ -224,7 +118,10 @@ test('over the free allowance: blocked with the spec message until pay-as-you-go
   await expect(a.page.getByText('Free minutes used up', { exact: true })).toBeVisible();
   await goOnline(a.page);
   await expect(a.page.getByRole('alert').filter({ hasText: FREE_TIER_LIMIT })).toBeVisible();
-  await expect(a.page.getByText('Connecting', { exact: true })).toBeVisible();
+  // The room gave up: the badge says so instead of "Connecting" forever, and nobody hears "Speaking".
+  await expect(a.page.getByText('Voice Unavailable', { exact: true })).toBeVisible();
+  await expect(a.page.getByText('Connecting', { exact: true })).toHaveCount(0);
+  await expect(a.page.getByTestId('member-card').filter({ hasText: 'Speaking' })).toHaveCount(0);
   expect(tokenRequests).toBe(0);
   await expect(a.page.locator('#remote-audio audio')).toHaveCount(0);
   await a.page.setViewportSize({ width: 390, height: 844 });
@@ -286,6 +183,7 @@ test('a killed voice socket: reconnecting, two retries 3 s and 6 s apart, every 
       .getByRole('alert')
       .filter({ hasText: 'Network error - please check your internet connection' }),
   ).toBeVisible({ timeout: 60_000 });
+  await expect(a.page.getByText('Voice Unavailable', { exact: true })).toBeVisible();
   // Nothing more happens: at most two retries.
   await a.page.waitForTimeout(12_000);
   expect(starts).toHaveLength(3);
@@ -297,13 +195,29 @@ test('a killed voice socket: reconnecting, two retries 3 s and 6 s apart, every 
   await a.context.close();
 });
 
-test('a refused microphone shows the spec message', async ({ browser, baseURL }) => {
+test('a refused microphone shows the spec message; the member hears but is never "Speaking"', async ({
+  browser,
+  baseURL,
+}) => {
   const a = await open(browser, newPerson('Mia'), 'denied');
   await channelWith(browser, baseURL!, [a]);
   await goOnline(a.page);
   await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(a.page.getByText('Microphone Error', { exact: true })).toBeVisible();
   await expect(a.page.getByRole('alert').filter({ hasText: MICROPHONE_DENIED })).toBeVisible();
+  const own = cardOf(a.page, a.person.name);
+  await expect(own).toContainText('Online');
+  await expect(own).not.toContainText('Speaking');
+  await a.context.close();
+});
+
+test('a missing microphone says so, not "access denied"', async ({ browser, baseURL }) => {
+  const a = await open(browser, newPerson('Max'), 'missing');
+  await channelWith(browser, baseURL!, [a]);
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(a.page.getByRole('alert').filter({ hasText: MICROPHONE_MISSING })).toBeVisible();
+  await expect(a.page.getByText(MICROPHONE_DENIED)).toHaveCount(0);
   await a.context.close();
 });
 

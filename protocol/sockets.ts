@@ -41,7 +41,13 @@ const channelId = z.number().int().positive().max(2_147_483_647);
 const channelMessage = <T extends string>(type: T) =>
   z.object({ type: z.literal(type), channelId, userId: plainText('A user id').max(200).optional() });
 
-export const joinChannelSchema = channelMessage('join_channel');
+/**
+ * `listening` (decision 016): whether the user hears the channel now (ONLINE, not idle, no call).
+ * Absent means true, as the spec's plain `join_channel`. Sent again to change it.
+ */
+export const joinChannelSchema = channelMessage('join_channel').extend({
+  listening: z.boolean().optional(),
+});
 export const leaveChannelSchema = channelMessage('leave_channel');
 export const startTalkingSchema = channelMessage('start_talking');
 export const stopTalkingSchema = channelMessage('stop_talking');

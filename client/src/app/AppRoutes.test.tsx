@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
 import type { User } from '../../../protocol/user';
 import { createQueryClient } from '../lib/query-client';
 import { AppRoutes } from './AppRoutes';
@@ -40,6 +40,8 @@ function renderAt(path: string) {
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  // Screens load their code on demand; the first import of each takes a while in jsdom.
+  configure({ asyncUtilTimeout: 5000 });
 });
 
 afterEach(() => {

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { displayName } from '../../../protocol/user.js';
 import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../protocol/voice.js';
 import { requireChannelMember } from '../access/channel-guards.js';
 import { currentSession } from '../auth/require-user.js';
-import { forbidden, tooManyRequests } from '../http/errors.js';
+import { HttpError, forbidden, tooManyRequests } from '../http/errors.js';
 import { mayConnect } from '../usage/usage-figures.js';
 import { usageOf } from '../usage/usage-store.js';
 import type { VoiceProvider } from './voice-provider.js';
@@ -17,7 +17,18 @@ import { createVoiceToken } from './voice-token.js';
  */
 export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvider): void {
   app.post(API_PATHS.voiceToken, async (request): Promise<VoiceTokenResponse> => {
-    const body = voiceTokenRequestSchema.parse(request.body);
+    try {
+      return await issueToken(request.body, request);
+    } catch (error) {
+      // Refusals name the provider too, so "Failed to get {provider} token" names the right one.
+      if (error instanceof HttpError)
+        throw new HttpError(error.statusCode, error.message, { ...error.body, provider: voice.name });
+      throw error;
+    }
+  });
+
+  const issueToken = async (input: unknown, request: FastifyRequest): Promise<VoiceTokenResponse> => {
+    const body = voiceTokenRequestSchema.parse(input);
     const { user, membership } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');
     if (!voice.configured) return { configured: false, provider: voice.name };
@@ -33,5 +44,5 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
       ...(voice.name === 'embedded' ? { sessionId: (await currentSession(request))?.sessionId } : {}),
     });
     return { configured: true, provider: voice.name, url: voice.url(), token };
-  });
+  };
 }

@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
 import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
-import { memberCountText } from '../channels/ChannelMenuItem';
+import { memberCountText } from '../channels/member-count';
 import { canManageChannel } from '../channels/channel-permissions';
 import { CreateChannelForm } from '../channels/CreateChannelForm';
 import { DeleteChannelDialog } from './DeleteChannelDialog';
@@ -23,7 +23,7 @@ export type ChannelManagementCardProps = {
 export function ChannelManagementCard({ onManageMembers }: ChannelManagementCardProps) {
   const { user } = useAuth();
   const [, navigate] = useLocation();
-  const { channels, isLoading, isError } = useManagedChannels();
+  const { channels, isLoading, error } = useManagedChannels();
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const canCreate = user !== null && isAdminTier(user.subscriptionTier);
 
@@ -38,9 +38,7 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
           <CreateChannelForm />
         ) : (
           <div className="flex flex-col gap-3 rounded-xl bg-muted p-4 sm:flex-row sm:items-center sm:justify-between">
-            <p className="text-sm text-muted-foreground">
-              {ADMIN_UPGRADE_PROMPT}
-            </p>
+            <p className="text-sm text-muted-foreground">{ADMIN_UPGRADE_PROMPT}</p>
             <Button variant="outline" onClick={() => navigate('/upgrade')}>
               Upgrade to create channels
             </Button>
@@ -48,8 +46,10 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
         )}
         {isLoading ? (
           <Spinner label="Loading channels" />
-        ) : isError ? (
-          <p className="text-sm text-destructive-text">Failed to fetch user channels</p>
+        ) : error ? (
+          <p role="alert" className="text-sm text-destructive-text">
+            {error.message}
+          </p>
         ) : channels.length === 0 ? (
           <p className="text-sm text-muted-foreground">No channels available</p>
         ) : (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useAuth } from '../auth/useAuth';
 import { useCurrentChannel } from '../channels/current-channel';
 import { TalkModeCard } from '../presence/TalkModeCard';
+import { PayAsYouGoCard } from '../usage/PayAsYouGoCard';
 import { PageLayout } from '../shell/PageLayout';
 import { AccountInfoCard } from './AccountInfoCard';
 import { BlockedUsersCard } from './BlockedUsersCard';
@@ -31,6 +32,7 @@ export function SettingsScreen() {
       <TierCard tier={user?.subscriptionTier ?? 'free'} />
       {user?.subscriptionTier === 'superadmin' ? <UserManagementCard /> : null}
       <TalkModeCard />
+      <PayAsYouGoCard />
       <BlockedUsersCard />
       <ChannelManagementCard onManageMembers={manageMembers} />
       <MemberManagementCard channelId={managedChannelId} onChannelChange={setManagedChannelId} />

@@ -1,11 +1,11 @@
 import { AlertTriangle, Info } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { Button } from '../../ui/Button';
-import { toast } from '../../ui/toast-store';
 import { useAuth } from '../auth/useAuth';
 import { usageAlert, type UsageAlertTone } from './usage-alert';
 import { useAutoPayAsYouGo } from './useAutoPayAsYouGo';
-import { useEnablePayAsYouGo } from './usePayAsYouGo';
+import { payAsYouGoToasts } from './pay-as-you-go-toasts';
+import { useSetPayAsYouGo } from './usePayAsYouGo';
 import { useUsage } from './useUsage';
 
 const iconClasses: Record<UsageAlertTone, string> = {
@@ -28,21 +28,12 @@ export function UsageAlertBanner() {
   const { user } = useAuth();
   const { data: usage } = useUsage(user !== null);
   useAutoPayAsYouGo(usage, user?.id ?? null);
-  const enable = useEnablePayAsYouGo();
+  const payAsYouGo = useSetPayAsYouGo();
   const alert = usage ? usageAlert(usage) : null;
   if (!alert) return null;
   const Icon = alert.tone === 'notice' ? Info : AlertTriangle;
 
-  const onEnable = () =>
-    enable.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Pay-as-you-go enabled' }),
-      onError: () =>
-        toast({
-          title: 'Could not enable pay-as-you-go',
-          description: 'Please try again.',
-          variant: 'destructive',
-        }),
-    });
+  const set = (enabled: boolean) => payAsYouGo.mutate(enabled, payAsYouGoToasts(enabled));
 
   return (
     <section
@@ -62,8 +53,18 @@ export function UsageAlertBanner() {
         <p className="text-muted-foreground">{alert.description}</p>
       </div>
       {alert.offerPayAsYouGo ? (
-        <Button size="sm" onClick={onEnable} disabled={enable.isPending}>
+        <Button size="sm" onClick={() => set(true)} disabled={payAsYouGo.isPending}>
           Enable Pay-as-you-go
+        </Button>
+      ) : null}
+      {alert.offerTurnOff ? (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => set(false)}
+          disabled={payAsYouGo.isPending}
+        >
+          Disable Pay-as-you-go
         </Button>
       ) : null}
     </section>

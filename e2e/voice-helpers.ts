@@ -1,0 +1,127 @@
+import type { Browser, Page } from '@playwright/test';
+import { OWNER, type Person } from './accounts';
+import { expect, signIn, type SignedInUser } from './fixtures';
+
+/** RMS levels of a received stream: below SILENT is silence, above AUDIBLE is A's tone. */
+export const SILENT = 0.01;
+export const AUDIBLE = 0.05;
+export const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
+export const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
+export const MICROPHONE_MISSING = 'No microphone found - please connect a microphone and try again';
+
+export type Microphone = 'tone' | 'denied' | 'missing';
+
+/**
+ * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
+ * 440 Hz tone stands in for a voice instead. 'denied' refuses capture as a blocked permission does.
+ */
+function installMicrophone(kind: Microphone): void {
+  const devices = navigator.mediaDevices;
+  devices.getUserMedia = (constraints?: MediaStreamConstraints) => {
+    if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
+    if (kind === 'denied')
+      return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    if (kind === 'missing')
+      return Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+    const context = new AudioContext();
+    const oscillator = context.createOscillator();
+    const gain = context.createGain();
+    gain.gain.value = 0.5;
+    oscillator.frequency.value = 440;
+    const destination = context.createMediaStreamDestination();
+    oscillator.connect(gain).connect(destination);
+    oscillator.start();
+    return Promise.resolve(destination.stream);
+  };
+}
+
+export async function open(
+  browser: Browser,
+  person: Person,
+  microphone: Microphone,
+): Promise<SignedInUser> {
+  const context = await browser.newContext({
+    permissions: microphone === 'tone' ? ['microphone'] : [],
+  });
+  await context.addInitScript(installMicrophone, microphone);
+  const page = await context.newPage();
+  await signIn(page, person.name, person.email, person.password);
+  return { person, context, page };
+}
+
+export async function userId(page: Page): Promise<string> {
+  const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
+  return me.id;
+}
+
+/** The owner (superadmin) makes a channel with the given people in it, through the API. */
+export async function channelWith(
+  browser: Browser,
+  baseURL: string,
+  members: SignedInUser[],
+): Promise<number> {
+  const owner = await open(browser, OWNER, 'tone');
+  const headers = { origin: baseURL };
+  const created = await owner.page.request.post('/api/channels', {
+    data: { name: `Voice ${Date.now()}` },
+    headers,
+  });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: number };
+  for (const member of members) {
+    const added = await owner.page.request.post(`/api/channels/${id}/members`, {
+      data: { userId: await userId(member.page) },
+      headers,
+    });
+    expect(added.ok()).toBe(true);
+  }
+  await owner.context.close();
+  // Free users land in their only channel once the page loads again.
+  for (const member of members) {
+    await member.page.reload();
+    await expect(member.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
+  }
+  return id;
+}
+
+export const goOnline = (page: Page) =>
+  page.getByRole('button', { name: /Tap to connect/ }).click();
+export const goOffline = (page: Page) =>
+  page.getByRole('button', { name: /Tap to disconnect/ }).click();
+
+/** The loudest RMS level heard from `fromUserId` on `page`'s remote audio, over a few samples. */
+export function levelFrom(page: Page, fromUserId: string): Promise<number> {
+  return page.evaluate(async (from) => {
+    type Probe = { context: AudioContext; analysers: WeakMap<HTMLAudioElement, AnalyserNode> };
+    const holder = window as unknown as { voiceProbe?: Probe };
+    holder.voiceProbe ??= { context: new AudioContext(), analysers: new WeakMap() };
+    const probe = holder.voiceProbe;
+    const analyserOf = (element: HTMLAudioElement): AnalyserNode | undefined => {
+      if (!(element.srcObject instanceof MediaStream)) return undefined;
+      let analyser = probe.analysers.get(element);
+      if (!analyser) {
+        analyser = probe.context.createAnalyser();
+        analyser.fftSize = 2048;
+        probe.context.createMediaStreamSource(element.srcObject).connect(analyser);
+        probe.analysers.set(element, analyser);
+      }
+      return analyser;
+    };
+    let level = 0;
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const elements = document.querySelectorAll<HTMLAudioElement>(
+        `#remote-audio audio[data-user-id="${from}"]`,
+      );
+      for (const element of elements) {
+        const analyser = analyserOf(element);
+        if (!analyser) continue;
+        const samples = new Float32Array(analyser.fftSize);
+        analyser.getFloatTimeDomainData(samples);
+        const rms = Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length);
+        level = Math.max(level, rms);
+      }
+    }
+    return level;
+  }, fromUserId);
+}
