@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 /** Either driver behind one type: PGlite (embedded) and node-postgres speak the same Drizzle API. */
@@ -26,7 +27,7 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsFolder ?? locateMigrations();
   if (options.url) return openPostgres(options.url, migrationsFolder);
-  return openPglite(join(options.dataDir, 'db'), migrationsFolder);
+  return openPglite(pgliteDir(options.dataDir), migrationsFolder);
 }
 
 async function openPostgres(url: string, migrationsFolder: string): Promise<DatabaseHandle> {
@@ -51,14 +52,25 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   };
 }
 
+/** Where the embedded database lives inside DATA_DIR. */
+export const pgliteDir = (dataDir: string) => join(dataDir, 'db');
+
 async function openPglite(dir: string, migrationsFolder: string): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (dir !== 'memory://') mkdirSync(dir, { recursive: true });
+  const memory = dir === 'memory://';
+  if (!memory) mkdirSync(dir, { recursive: true });
+  const unlock = memory ? () => undefined : lockDataDir(`${dir}.lock`);
   const client = new PGlite(dir);
   const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder });
+  try {
+    await migrate(db, { migrationsFolder });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    unlock();
+    throw error;
+  }
   return {
     db: db as unknown as Database,
     kind: 'pglite',
@@ -70,7 +82,10 @@ async function openPglite(dir: string, migrationsFolder: string): Promise<Databa
         return false;
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
 }
 
