@@ -8,6 +8,9 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/** What the sessions table stores for a cookie token. */
+export const sessionIdHash = hash;
+
 export type SessionUser = typeof users.$inferSelect;
 
 /** Creates a fresh session (a new id every sign-in) and returns the token for the cookie. */
