@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
+import { registerAccountRoutes } from './account/account-routes.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
@@ -12,6 +13,7 @@ import type { CallTimings } from './calls/call-service.js';
 import { registerCalls } from './calls/calls.js';
 import { registerChannelRoutes } from './channels/channels-routes.js';
 import type { Config } from './config/config.js';
+import { registerServerConfigRoute } from './config/server-config-route.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
@@ -69,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSameOriginCheck(app, config.publicUrl);
 
   registerHealthRoutes(app);
+  registerServerConfigRoute(app);
   const relyingParty = createRelyingParty(config, () => {
     const address = app.server.address();
     return typeof address === 'object' && address ? address.port : config.port;
@@ -86,6 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerInviteRoutes(app);
   registerUsage(app);
   registerVoice(app);
+  registerAccountRoutes(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

@@ -26,6 +26,10 @@ export interface Config {
   iceServersConfigured: boolean;
   logLevel: string;
   trustProxy: boolean;
+  /** Metering limits and upgrade offers; off on a self-hosted family server (BILLING=off). */
+  billing: boolean;
+  /** Links of the landing page's terms notice; absent links are not shown. */
+  legal: { termsUrl: string | undefined; privacyUrl: string | undefined };
   /** Development mode serves the client through Vite with hot reload. */
   dev: boolean;
 }
@@ -80,6 +84,8 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
     iceServersConfigured: env.ICE_SERVERS !== undefined,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    billing: env.BILLING === 'on',
+    legal: { termsUrl: env.TERMS_URL, privacyUrl: env.PRIVACY_URL },
     dev: options.dev ?? false,
   };
 }

@@ -65,6 +65,10 @@ export const envSchema = z
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
     TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
+    /** `off` for a family server: no metering limits and no upgrade offers. */
+    BILLING: optionalString.pipe(z.enum(['on', 'off']).default('on')),
+    TERMS_URL: url('the Terms of Service page, e.g. https://example.com/terms'),
+    PRIVACY_URL: url('the Privacy Policy page, e.g. https://example.com/privacy'),
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER_URL && !env.OIDC_CLIENT_ID) {
