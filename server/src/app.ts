@@ -17,6 +17,7 @@ import { registerServerConfigRoute } from './config/server-config-route.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
+import { registerRequestIdHeader, requestIdOptions } from './http/request-id.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
@@ -50,6 +51,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel, redact: REDACT },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    ...requestIdOptions(config.trustProxy),
   });
   // Everything routes share exists before the first route registers; routes only read it.
   const composition = compose({ config, database, log: app.log, callTimings: options.callTimings });
@@ -57,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => composition.close());
 
   registerErrorHandler(app);
+  registerRequestIdHeader(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody);
   await app.register(rateLimit, {
