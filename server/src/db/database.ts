@@ -5,6 +5,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
+const MIGRATION_LOCK = 7_301_002;
+
 /** Either driver behind one type: PGlite (embedded) and node-postgres speak the same Drizzle API. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -35,8 +37,23 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that breaks (database restarted, failed over, dropped) is reported here; with
+  // no listener Node would end the whole process. The next query opens a fresh connection.
+  pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzle({ client: pool, schema });
-  await migrate(db, { migrationsFolder });
+  // Drizzle's migrator takes no lock: instances starting together on a new release would both apply
+  // the same migration and one would crash. A session lock lets one migrate while the others wait.
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle({ client: lockClient, schema }), { migrationsFolder });
+    } finally {
+      await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    lockClient.release();
+  }
   return {
     db: db as unknown as Database,
     kind: 'postgres',
