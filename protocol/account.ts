@@ -1,15 +1,12 @@
 import { z } from 'zod';
 
-/** The signed-in user's own account (Settings): change the password, delete the account. */
-export const ACCOUNT_PATH = '/api/account';
-export const ACCOUNT_PASSWORD_PATH = '/api/account/password';
-
+/** The signed-in user's own account (Settings, API_PATHS.account): change the password, delete it. */
 export const MIN_PASSWORD_LENGTH = 8;
 
 export const accountSchema = z.object({
   /** Signs in with e-mail and password at this server's built-in provider (so may change it here). */
   passwordSignIn: z.boolean(),
-  /** Channels deleted with the account, for everyone in them (decision 011). */
+  /** Channels deleted with the account, for everyone in them (decision 012). */
   createdChannels: z.array(z.object({ id: z.number(), name: z.string(), memberCount: z.number() })),
 });
 export type Account = z.infer<typeof accountSchema>;

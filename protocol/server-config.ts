@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-/** `GET /api/config`: what the browser needs to know about this server before anyone signs in. */
-export const SERVER_CONFIG_PATH = '/api/config';
-
+/** `GET /api/config` (API_PATHS.serverConfig): what the browser needs before anyone signs in. */
 export const serverConfigSchema = z.object({
   /** False on a server run without paid plans (BILLING=off): no usage banner, no upgrade offers. */
   billing: z.boolean(),

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ACCOUNT_MESSAGES,
-  ACCOUNT_PASSWORD_PATH,
-  ACCOUNT_PATH,
   changePasswordBodySchema,
   deleteAccountBodySchema,
   type Account,
 } from '../../../protocol/account.js';
+import { API_PATHS } from '../../../protocol/api-paths.js';
 import type { MessageResponse } from '../../../protocol/responses.js';
 import { localAccountOf, passwordMatches, setLocalPassword } from '../auth/provider/account-maintenance.js';
 import type { LocalAccount } from '../auth/provider/local-accounts.js';
@@ -34,7 +33,7 @@ async function requirePasswordAccount(request: FastifyRequest, user: SessionUser
 export function registerAccountRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get(ACCOUNT_PATH, async (request): Promise<Account> => {
+  app.get(API_PATHS.account, async (request): Promise<Account> => {
     const user = await requireUser(request);
     const db = ctx.database.db;
     const account = await localAccountOf(db, user);
@@ -45,7 +44,7 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     };
   });
 
-  app.post(ACCOUNT_PASSWORD_PATH, { config: guessLimit }, async (request) => {
+  app.post(API_PATHS.accountPassword, { config: guessLimit }, async (request) => {
     const body = changePasswordBodySchema.parse(request.body);
     const user = await requireUser(request);
     const account = await requirePasswordAccount(request, user);
@@ -60,7 +59,7 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     return { message: ACCOUNT_MESSAGES.passwordChanged } satisfies MessageResponse;
   });
 
-  app.delete(ACCOUNT_PATH, { config: guessLimit }, async (request, reply) => {
+  app.delete(API_PATHS.account, { config: guessLimit }, async (request, reply) => {
     const body = deleteAccountBodySchema.parse(request.body ?? {});
     const user = await requireUser(request);
     const account = await localAccountOf(ctx.database.db, user);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { SERVER_CONFIG_PATH, type ServerConfig } from '../../../protocol/server-config.js';
+import { API_PATHS } from '../../../protocol/api-paths.js';
+import type { ServerConfig } from '../../../protocol/server-config.js';
 
 /** `GET /api/config`: public, so the landing page can show the operator's Terms and Privacy links. */
 export function registerServerConfigRoute(app: FastifyInstance): void {
@@ -9,5 +10,5 @@ export function registerServerConfigRoute(app: FastifyInstance): void {
     termsUrl: config.legal.termsUrl ?? null,
     privacyUrl: config.legal.privacyUrl ?? null,
   };
-  app.get(SERVER_CONFIG_PATH, async (_request, reply) => reply.header('cache-control', 'no-cache').send(body));
+  app.get(API_PATHS.serverConfig, async (_request, reply) => reply.header('cache-control', 'no-cache').send(body));
 }

@@ -12,7 +12,7 @@ export interface CreatedChannel {
 
 export interface DeletedUser {
   userId: string;
-  /** Channels the user created: deleted for everyone (a channel cannot outlive its admin, decision 011). */
+  /** Channels the user created: deleted for everyone (a channel cannot outlive its admin, decision 012). */
   createdChannels: CreatedChannel[];
   /** Channels the user was an ordinary member of. */
   memberOf: number[];

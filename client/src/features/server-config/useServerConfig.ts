@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { SERVER_CONFIG_PATH, type ServerConfig } from '../../../../protocol/server-config';
+import { API_PATHS } from '../../../../protocol/api-paths';
+import type { ServerConfig } from '../../../../protocol/server-config';
 
 /** `GET /api/config` (public): what this server offers. */
 export function useServerConfigQuery() {
-  return useQuery<ServerConfig>({ queryKey: [SERVER_CONFIG_PATH] });
+  return useQuery<ServerConfig>({ queryKey: [API_PATHS.serverConfig] });
 }
 
 /** What this server offers; undefined until it has loaded (or when it could not be loaded). */

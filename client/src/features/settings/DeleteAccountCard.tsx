@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
-import { ACCOUNT_PATH, type Account } from '../../../../protocol/account';
+import type { Account } from '../../../../protocol/account';
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { Button } from '../../ui/Button';
 import { BusyIcon } from '../../ui/BusyIcon';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
@@ -25,7 +26,7 @@ export function DeleteAccountCard({ account }: { account: Account }) {
   const queryClient = useQueryClient();
   const confirm = () => {
     // The list of channels that go with the account must be current when the question is asked.
-    void queryClient.invalidateQueries({ queryKey: [ACCOUNT_PATH] });
+    void queryClient.invalidateQueries({ queryKey: [API_PATHS.account] });
     setOpen(true);
   };
   return (
