@@ -24,6 +24,8 @@ export interface Config {
   iceServers: IceServer[];
   /** Whether ICE_SERVERS was set; the built-in SFU uses no STUN server unless told to. */
   iceServersConfigured: boolean;
+  /** TURN with time-limited credentials (TURN REST API), for calls and the SFU's browsers. */
+  turn: { secret: string; urls: string[]; ttlSeconds: number } | undefined;
   logLevel: string;
   trustProxy: boolean;
   /** Metering limits and upgrade offers; off on a self-hosted family server (BILLING=off). */
@@ -82,6 +84,10 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
     },
     iceServers: env.ICE_SERVERS ?? DEFAULT_ICE_SERVERS,
     iceServersConfigured: env.ICE_SERVERS !== undefined,
+    turn:
+      env.TURN_SECRET && env.TURN_URLS
+        ? { secret: env.TURN_SECRET, urls: env.TURN_URLS, ttlSeconds: env.TURN_TTL }
+        : undefined,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     billing: env.BILLING === 'on',

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { VOICE_SIGNALLING_PATH, voiceRoomName } from '../../../protocol/voice-signalling.js';
 import type { Config } from '../config/config.js';
+import { sfuClientIceServers } from '../turn/turn-credentials.js';
 import { createEmbeddedSfu, type EmbeddedSfu } from './sfu/embedded-sfu.js';
 import type { SfuLogger } from './sfu/sfu-logger.js';
 import type { VoiceProvider } from './voice-provider.js';
@@ -23,8 +24,10 @@ export function createEmbeddedProvider(
   const sfu = createEmbeddedSfu({
     verifyToken: createVoiceTokenVerifier({ apiSecret }),
     logger,
-    // The SFU reaches browsers on their host candidates unless a STUN/TURN server is configured.
+    // The SFU reaches browsers on their host candidates unless a STUN server is configured. It does
+    // not use TURN itself: it answers on its own (announced) address, which relays reach directly.
     iceServers: config.iceServersConfigured ? config.iceServers : [],
+    clientIceServers: (userId) => sfuClientIceServers(config, userId),
     portRange: rtcPortRange ? [rtcPortRange.min, rtcPortRange.max] : undefined,
     announcedIp,
     iceTcp: true,

@@ -1,3 +1,4 @@
+import type { RTCIceServer } from 'werift';
 import type { WebSocket } from 'ws';
 import {
   VOICE_CLOSE_CODES,
@@ -27,6 +28,8 @@ export interface EmbeddedSfuOptions extends Partial<SfuNetworkOptions> {
   graceMs?: number;
   /** How long a new socket may stay silent before its join message (default 10 s). */
   joinTimeoutMs?: number;
+  /** ICE servers handed to a participant's browser (TURN credentials are per user); `iceServers` by default. */
+  clientIceServers?: (userId: string) => RTCIceServer[];
 }
 
 export interface EmbeddedSfu {
@@ -55,6 +58,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     iceTcp: options.iceTcp,
     additionalHostAddresses: options.additionalHostAddresses,
   });
+  const clientIceServers = (userId: string) => options.clientIceServers?.(userId) ?? options.iceServers ?? [];
   const events = new SfuEvents((error) =>
     logger.error({ err: error }, 'sfu: event listener threw'),
   );
@@ -123,7 +127,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       self: session.info,
       participants: [...room.sessions.values()].map((s) => s.info),
       canPublish: session.canPublish,
-      iceServers: options.iceServers ?? [],
+      iceServers: clientIceServers(session.userId),
       resumed: false,
     });
     for (const other of room.sessions.values()) {
@@ -169,7 +173,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         ? [...room.sessions.values()].filter((s) => s !== session).map((s) => s.info)
         : [],
       canPublish: session.canPublish,
-      iceServers: options.iceServers ?? [],
+      iceServers: clientIceServers(session.userId),
       resumed: true,
     });
     return session;
