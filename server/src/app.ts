@@ -22,6 +22,7 @@ import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
+import { registerMetrics } from './metrics/metrics.js';
 import { compose } from './compose.js';
 import { registerWsRoute } from './realtime/ws-route.js';
 import { registerUsage } from './usage/usage.js';
@@ -73,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerSecurityHeaders(app, config.publicUrl, config.dev);
   registerSameOriginCheck(app, config.publicUrl);
 
+  registerMetrics(app);
   registerHealthRoutes(app);
   registerServerConfigRoute(app);
   const relyingParty = createRelyingParty(config, () => {

@@ -28,6 +28,8 @@ export interface Config {
   turn: { secret: string; urls: string[]; ttlSeconds: number } | undefined;
   logLevel: string;
   trustProxy: boolean;
+  /** Bearer token for `/metrics`; without it only loopback requests may read them. */
+  metricsToken: string | undefined;
   /** Metering limits and upgrade offers; off on a self-hosted family server (BILLING=off). */
   billing: boolean;
   /** Links of the landing page's terms notice; absent links are not shown. */
@@ -90,6 +92,7 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
         : undefined,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    metricsToken: env.METRICS_TOKEN,
     billing: env.BILLING === 'on',
     legal: { termsUrl: env.TERMS_URL, privacyUrl: env.PRIVACY_URL },
     dev: options.dev ?? false,

@@ -79,6 +79,8 @@ export const envSchema = z
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
     TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
+    /** Bearer token for GET /metrics; unset = only this machine may read them. */
+    METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
     /** `off` for a family server: no metering limits and no upgrade offers. */
     BILLING: optionalString.pipe(z.enum(['on', 'off']).default('on')),
     TERMS_URL: url('the Terms of Service page, e.g. https://example.com/terms'),

@@ -52,6 +52,11 @@ export class SocketHub {
     return this.topicsOf.size;
   }
 
+  /** Distinct users with at least one `/ws` socket on this instance. */
+  get userCount(): number {
+    return this.byUser.size;
+  }
+
   async join(socket: ClientSocket, topic: string): Promise<void> {
     let topics = this.topicsOf.get(socket);
     if (!topics) this.topicsOf.set(socket, (topics = new Set()));

@@ -9,6 +9,7 @@ import {
 } from '../../../../protocol/voice-signalling.js';
 import { TokenBucket } from '../../limits/token-bucket.js';
 import type { VerifiedVoiceToken, VoiceTokenVerifierFn } from '../voice-token.js';
+import { SfuCounters, type SfuTotals } from './sfu-counters.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { sfuPeerConfig, type SfuNetworkOptions } from './peer-config.js';
@@ -42,6 +43,8 @@ export interface EmbeddedSfu {
   /** Ends every session in the room (channel deleted). */
   closeRoom(roomName: string): void;
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
+  /** Rooms, participants and media totals now, for `/metrics`. */
+  stats(): { rooms: number; participants: number } & SfuTotals;
   /** Snapshot of who is in a room, for presence reconciliation and tests. */
   participants(roomName: string): { identity: string; userId: string; name: string }[];
   close(): void;
@@ -63,6 +66,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     logger.error({ err: error }, 'sfu: event listener threw'),
   );
   const rooms = new Map<string, SfuRoom>();
+  const counters = new SfuCounters();
   const sessionsById = new Map<string, SfuSession>();
   const mutedByRoom = new Map<string, Set<string>>();
   let closed = false;
@@ -73,7 +77,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
     if (!room) {
-      room = new SfuRoom(name, (userId) => isMuted(name, userId), events);
+      room = new SfuRoom(name, (userId) => isMuted(name, userId), events, counters);
       rooms.set(name, room);
     }
     return room;
@@ -343,6 +347,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       mutedByRoom.delete(roomName);
     },
     on: (name, listener) => events.on(name, listener),
+    stats: () => ({ rooms: rooms.size, participants: sessionsById.size, ...counters.totals }),
     participants(roomName) {
       return [...(rooms.get(roomName)?.sessions.values() ?? [])].map((s) => s.info);
     },

@@ -1,4 +1,5 @@
 import { RtpPacket } from 'werift';
+import type { SfuCounters } from './sfu-counters.js';
 import type { SfuEvents } from './sfu-events.js';
 import type { SfuSession } from './sfu-session.js';
 
@@ -24,6 +25,7 @@ export class SfuRoom {
     readonly name: string,
     private readonly isMuted: (userId: string) => boolean,
     private readonly events: SfuEvents,
+    private readonly counters: SfuCounters,
   ) {
     this.silenceTimer = setInterval(() => this.reportSilence(), PACKET_SILENCE_MS / 2);
     this.silenceTimer.unref();
@@ -56,6 +58,7 @@ export class SfuRoom {
   forwardFrom(publisher: SfuSession, rtp: RtpPacket): void {
     const now = Date.now();
     publisher.lastPacketAt = now;
+    this.counters.received(publisher, rtp.header.sequenceNumber);
     if (this.isMuted(publisher.userId)) {
       if (publisher.silenceFramesLeft > 0) {
         publisher.silenceFramesLeft--;
@@ -88,6 +91,7 @@ export class SfuRoom {
     for (const listener of this.sessions.values()) {
       if (listener !== publisher) listener.peer.forward(publisher.identity, buffer);
     }
+    this.counters.forwarded(this.sessions.size - 1);
   }
 
   dispose(): void {
