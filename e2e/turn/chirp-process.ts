@@ -60,7 +60,7 @@ export async function startChirp(env: Record<string, string>): Promise<ChirpProc
   };
   const stop = async () => {
     const running = child;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.kill('SIGTERM');
     await exited;

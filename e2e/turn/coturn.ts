@@ -116,7 +116,7 @@ export async function startCoturn(): Promise<Coturn> {
     secret,
     log,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;

@@ -10,6 +10,7 @@ import { MemoryPresenceStore, type PresenceStore } from './presence/presence-sto
 import { RedisPresenceStore } from './presence/redis-presence-store.js';
 import { InProcessBus, type Bus } from './realtime/bus.js';
 import { busChannelEvents } from './realtime/channel-event-publisher.js';
+import { throttledRedisErrors } from './realtime/close-redis.js';
 import { RedisBus } from './realtime/redis-bus.js';
 import { SocketHub } from './realtime/socket-hub.js';
 import { UsageSweeper } from './usage/usage-sweeper.js';
@@ -43,7 +44,7 @@ export interface Composition {
  */
 export function compose({ config, database, log, callTimings }: ComposeOptions): Composition {
   const { db } = database;
-  const onRedisError = (error: unknown) => log.error({ err: error }, 'redis error');
+  const onRedisError = throttledRedisErrors((error, repeats) => log.error({ err: error, repeats }, 'redis error'));
   const bus: Bus = config.redisUrl
     ? new RedisBus(config.redisUrl, config.redisPrefix, onRedisError)
     : new InProcessBus();
