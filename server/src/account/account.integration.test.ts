@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../../protocol/account.js';
+import { WS_CLOSE_CODES } from '../../../protocol/sockets.js';
 import type { User } from '../../../protocol/user.js';
 import { body, signIn, type Person } from '../access/testing/people.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
@@ -7,6 +8,7 @@ import { localAccountOf } from '../auth/provider/account-maintenance.js';
 import { users } from '../db/schema.js';
 import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
+import { TestSocket } from '../testing/test-socket.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { giveUserData, rowsReferencing } from '../users/testing/user-data.js';
 
@@ -73,7 +75,13 @@ describe.each(testDatabases())('own account (Settings) on $name', (database) => 
     const sam = await signIn(server, 'Sam Leaving', 'sam@example.com');
     const tess = await signIn(server, 'Tess Staying', 'tess@example.com');
     for (const p of [sam, tess]) await runAdminCommand(server.database.db, ['set-tier', p.id, 'admin'], quiet);
-    const { otherChannel } = await giveUserData(server.database.db, sam, tess);
+    const { ownChannel, otherChannel } = await giveUserData(server.database.db, sam, tess);
+    const samSocket = await TestSocket.open(sam.client);
+    const samClosed = new Promise<number>((resolve) => samSocket.ws.once('close', (code) => resolve(code)));
+    const tessSocket = await TestSocket.open(tess.client);
+    // Tess has her channel open: she sees who is in it.
+    tessSocket.send({ type: 'join_channel', channelId: otherChannel, userId: tess.id });
+    await tessSocket.next((m: { type?: string; channelId?: number }) => m.type === 'member_update' && m.channelId === otherChannel);
     const samRow = (await server.database.db.select().from(users)).find((u) => u.id === sam.id)!;
     const account = await localAccountOf(server.database.db, samRow);
 
@@ -89,6 +97,13 @@ describe.each(testDatabases())('own account (Settings) on $name', (database) => 
     expect(Object.values(left).every((n) => n === 0), JSON.stringify(left)).toBe(true);
     const members = await body<{ id: string }[]>(await tess.client.request(`/api/channels/${otherChannel}/members`));
     expect(members.map((m) => m.id)).toEqual([tess.id]);
+    // Live: Tess is told Sam's channel is gone and Sam left hers; Sam's own socket is closed.
+    await tessSocket.next((m: { type?: string; change?: string; channelId?: number }) =>
+      m.type === 'channel_changed' && m.change === 'channel_deleted' && m.channelId === ownChannel);
+    await tessSocket.next((m: { type?: string; change?: string; channelId?: number }) =>
+      m.type === 'channel_changed' && m.change === 'member_removed' && m.channelId === otherChannel);
+    expect(await samClosed).toBe(WS_CLOSE_CODES.unauthorized);
+    tessSocket.ws.close();
 
     const again = await signInWith('sam@example.com', 'a different password');
     expect(again.status).toBe(200);
