@@ -56,6 +56,9 @@ export default defineConfig({
       REDIS_URL: '',
       OIDC_ISSUER_URL: '',
       SUPERADMIN_EMAILS: '',
+      // Real links for the landing's terms notice (e2e/account.spec.ts follows them).
+      TERMS_URL: `${baseURL}/legal/terms`,
+      PRIVACY_URL: `${baseURL}/legal/privacy`,
     },
   },
 });

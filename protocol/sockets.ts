@@ -22,6 +22,11 @@ export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
 export const WS_CLOSE_CODES = {
   /** Too many messages: the socket floods. */
   flooding: 1008,
+  /**
+   * The server is stopping (SIGTERM, a deploy): reconnect — behind a load balancer that is another
+   * instance. The standard "Service Restart" code.
+   */
+  serverRestart: 1012,
   /** `?v=` names a protocol version the server does not speak. */
   unsupportedVersion: 4400,
   /** No session (signed out, expired). Reconnecting will not help until the user signs in again. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The services Chirp's tests and developers use, installed when missing and started when stopped:
 # PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379) and a LiveKit server in dev mode
-# (127.0.0.1:7880, key devkey / secret secret). Idempotent and quick when everything already runs.
+# (127.0.0.1:7880, key devkey / secret secret), and Debian's coturn (installed only: the TURN test
+# starts its own). Idempotent and quick when everything already runs.
 #
 #   scripts/services.sh            install/start all, then print the test environment as `export` lines
 #   eval "$(scripts/services.sh)"  the same, exporting TEST_DATABASE_URL, TEST_REDIS_URL, TEST_LIVEKIT_*
@@ -106,14 +107,22 @@ start_janus() {
   echo "export JANUS_BINARY=$(command -v janus)"
 }
 
+# coturn is installed, not started: e2e/turn.spec.ts runs its own on free ports, on loopback.
+install_coturn() {
+  command -v turnserver >/dev/null || { say "installing coturn"; apt_install coturn; }
+  # Debian's package would start a system-wide coturn on 3478 where systemd runs: the tests don't want it.
+  echo "export TEST_TURNSERVER_BINARY=$(command -v turnserver)"
+}
+
 services=("$@")
-[ ${#services[@]} -gt 0 ] || services=(postgres redis livekit)
+[ ${#services[@]} -gt 0 ] || services=(postgres redis livekit coturn)
 for service in "${services[@]}"; do
   case "$service" in
     postgres) start_postgres ;;
     redis) start_redis ;;
     livekit) start_livekit ;;
     janus) start_janus ;;
-    *) say "unknown service: $service (postgres, redis, livekit)"; exit 2 ;;
+    coturn) install_coturn ;;
+    *) say "unknown service: $service (postgres, redis, livekit, coturn, janus)"; exit 2 ;;
   esac
 done

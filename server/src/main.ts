@@ -1,38 +1,10 @@
 import { existsSync } from 'node:fs';
-import { buildApp } from './app.js';
-import { resolveConfig } from './config/config.js';
-import { ConfigError, parseEnv } from './config/env.js';
-import { openDatabase } from './db/database.js';
+import { startServer } from './lifecycle/start-server.js';
 
-async function main(): Promise<void> {
-  const dev = process.argv.includes('--dev');
-  // A .env file next to package.json is read when present; real environment variables win.
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
-  try {
-    config = resolveConfig(parseEnv(process.env), { dev });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, database });
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Chirp is ready at ${config.publicUrl.href} (database: ${database.kind})`);
-}
+// A .env file next to package.json is read when present; real environment variables win.
+if (existsSync('.env')) process.loadEnvFile('.env');
 
-main().catch((error: unknown) => {
+startServer(process.env, { dev: process.argv.includes('--dev') }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

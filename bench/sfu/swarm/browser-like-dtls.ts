@@ -12,6 +12,8 @@ let installed = false;
 export function ignoreRetransmittedHelloVerify(): void {
   if (installed) return;
   installed = true;
+  // Called below with the instance as `this`, as werift itself does.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const connect = DtlsClient.prototype.connect;
   DtlsClient.prototype.connect = function (this: DtlsClient) {
     const handle = this.onHandleHandshakes;

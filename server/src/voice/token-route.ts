@@ -6,8 +6,7 @@ import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../proto
 import { requireChannelMember } from '../access/channel-guards.js';
 import { currentSession } from '../auth/require-user.js';
 import { HttpError, forbidden, tooManyRequests } from '../http/errors.js';
-import { mayConnect } from '../usage/usage-figures.js';
-import { usageOf } from '../usage/usage-store.js';
+import { withinUsageLimit } from '../usage/usage-limit.js';
 import type { VoiceProvider } from './voice-provider.js';
 import { createVoiceToken } from './voice-token.js';
 
@@ -32,8 +31,7 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
     const { user, membership } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');
     if (!voice.configured) return { configured: false, provider: voice.name };
-    if (!mayConnect(await usageOf(app.ctx.database.db, user.id)))
-      throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
+    if (!(await withinUsageLimit(app.ctx, user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
     const { token } = await createVoiceToken({
       apiKey: voice.apiKey,
       apiSecret: voice.apiSecret,

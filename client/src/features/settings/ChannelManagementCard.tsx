@@ -10,6 +10,7 @@ import { useAuth } from '../auth/useAuth';
 import { memberCountText } from '../channels/member-count';
 import { canManageChannel } from '../channels/channel-permissions';
 import { CreateChannelForm } from '../channels/CreateChannelForm';
+import { useBilling } from '../server-config/useServerConfig';
 import { DeleteChannelDialog } from './DeleteChannelDialog';
 import { useManagedChannels } from './useManagedChannels';
 import { ADMIN_UPGRADE_PROMPT } from '../upgrade/plans';
@@ -26,6 +27,7 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
   const { channels, isLoading, error } = useManagedChannels();
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const canCreate = user !== null && isAdminTier(user.subscriptionTier);
+  const billing = useBilling();
 
   return (
     <Card>
@@ -36,6 +38,10 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
       <CardContent className="grid gap-5">
         {canCreate ? (
           <CreateChannelForm />
+        ) : !billing ? (
+          <p className="rounded-xl bg-muted p-4 text-sm text-muted-foreground">
+            Only admins create channels. Ask the owner of this server to make you an admin.
+          </p>
         ) : (
           <div className="flex flex-col gap-3 rounded-xl bg-muted p-4 sm:flex-row sm:items-center sm:justify-between">
             <p className="text-sm text-muted-foreground">{ADMIN_UPGRADE_PROMPT}</p>

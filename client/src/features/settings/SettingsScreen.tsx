@@ -6,10 +6,13 @@ import { PayAsYouGoCard } from '../usage/PayAsYouGoCard';
 import { PageLayout } from '../shell/PageLayout';
 import { AccountInfoCard } from './AccountInfoCard';
 import { BlockedUsersCard } from './BlockedUsersCard';
+import { ChangePasswordCard } from './ChangePasswordCard';
 import { ClaimServerCard } from './ClaimServerCard';
 import { ChannelManagementCard } from './ChannelManagementCard';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import { MemberManagementCard } from './MemberManagementCard';
 import { TierCard } from './TierCard';
+import { useAccount } from './useAccount';
 import { UserManagementCard } from './UserManagementCard';
 
 /** Spec §2 "Settings screen". */
@@ -18,6 +21,7 @@ export function SettingsScreen() {
   const { channelId: currentChannelId } = useCurrentChannel();
   // Member Management starts on the channel open on the main screen; "Members" buttons switch it.
   const [managedChannelId, setManagedChannelId] = useState<number | null>(currentChannelId);
+  const { data: account } = useAccount();
 
   const manageMembers = (channelId: number) => {
     setManagedChannelId(channelId);
@@ -37,6 +41,8 @@ export function SettingsScreen() {
       <ChannelManagementCard onManageMembers={manageMembers} />
       <MemberManagementCard channelId={managedChannelId} onChannelChange={setManagedChannelId} />
       <AccountInfoCard user={user} />
+      {account?.passwordSignIn ? <ChangePasswordCard /> : null}
+      {account ? <DeleteAccountCard account={account} /> : null}
     </PageLayout>
   );
 }

@@ -2,6 +2,7 @@ import { AlertTriangle, Info } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { Button } from '../../ui/Button';
 import { useAuth } from '../auth/useAuth';
+import { useBilling } from '../server-config/useServerConfig';
 import { usageAlert, type UsageAlertTone } from './usage-alert';
 import { useAutoPayAsYouGo } from './useAutoPayAsYouGo';
 import { payAsYouGoToasts } from './pay-as-you-go-toasts';
@@ -22,11 +23,13 @@ const toneClasses: Record<UsageAlertTone, string> = {
 
 /**
  * Spec §2: the usage alert banner on top of the main screen, by warning level. Also runs the
- * one-time automatic pay-as-you-go of spec §4, so mount it once.
+ * one-time automatic pay-as-you-go of spec §4, so mount it once. A server without billing
+ * (BILLING=off) has no limits to warn about: no banner, no pay-as-you-go.
  */
 export function UsageAlertBanner() {
   const { user } = useAuth();
-  const { data: usage } = useUsage(user !== null);
+  const billing = useBilling();
+  const { data: usage } = useUsage(user !== null && billing);
   useAutoPayAsYouGo(usage, user?.id ?? null);
   const payAsYouGo = useSetPayAsYouGo();
   const alert = usage ? usageAlert(usage) : null;

@@ -1,5 +1,6 @@
 import type { RtpPacket } from 'werift';
 import type { ForwardedPacket } from './rtp-forwarder.js';
+import type { SfuCounters } from './sfu-counters.js';
 import type { SfuEvents } from './sfu-events.js';
 import type { SfuSession } from './sfu-session.js';
 
@@ -25,6 +26,7 @@ export class SfuRoom {
     readonly name: string,
     private readonly isMuted: (userId: string) => boolean,
     private readonly events: SfuEvents,
+    private readonly counters: SfuCounters,
   ) {
     this.silenceTimer = setInterval(() => this.reportSilence(), PACKET_SILENCE_MS / 2);
     this.silenceTimer.unref();
@@ -57,6 +59,7 @@ export class SfuRoom {
   forwardFrom(publisher: SfuSession, rtp: RtpPacket): void {
     const now = Date.now();
     publisher.lastPacketAt = now;
+    this.counters.received(publisher, rtp.header.sequenceNumber);
     if (this.isMuted(publisher.userId)) {
       if (publisher.silenceFramesLeft > 0) {
         publisher.silenceFramesLeft--;
@@ -88,6 +91,7 @@ export class SfuRoom {
     for (const listener of this.sessions.values()) {
       if (listener !== publisher) listener.peer.forward(publisher.identity, packet);
     }
+    this.counters.forwarded(this.sessions.size - 1);
   }
 
   dispose(): void {
