@@ -10,5 +10,5 @@ export function registerServerConfigRoute(app: FastifyInstance): void {
     termsUrl: config.legal.termsUrl ?? null,
     privacyUrl: config.legal.privacyUrl ?? null,
   };
-  app.get(API_PATHS.serverConfig, async (_request, reply) => reply.header('cache-control', 'no-cache').send(body));
+  app.get(API_PATHS.serverConfig, { config: { public: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send(body));
 }

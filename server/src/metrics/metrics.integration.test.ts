@@ -60,12 +60,10 @@ describe('GET /metrics', () => {
     expect(sample(await scrape(), 'chirp_sign_in_failures_total{step="password"}')).toBe(failuresBefore + 1);
   });
 
-  it('shows open usage records and the built-in SFU at work: rooms, peers, packets', async () => {
+  it('shows the open usage records of the voice server and the built-in SFU at work: rooms, peers, packets', async () => {
     const { id: channelId } = await body<{ id: number }>(await ann.client.request('/api/channels', { method: 'POST', json: { name: 'Metered' } }));
     await ann.client.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: bob.id } });
     const openBefore = sample(await scrape(), 'chirp_usage_sessions_open') ?? -1;
-    await ann.client.request('/api/usage/session/start', { method: 'POST', json: { channelId } });
-    expect(sample(await scrape(), 'chirp_usage_sessions_open')).toBe(openBefore + 1);
 
     const join = async (person: Person) => {
       const token = await body<{ url: string; token: string }>(
@@ -90,11 +88,14 @@ describe('GET /metrics', () => {
       expect(sample(text, 'chirp_sfu_packets_received_total')).toBeGreaterThanOrEqual(40);
       expect(sample(text, 'chirp_sfu_packets_forwarded_total')).toBeGreaterThanOrEqual(40);
       expect(sample(text, 'chirp_sfu_packets_lost_total')).toBe(0);
+      // The voice server meters each connection (decision 016): one open record per member.
+      expect(sample(text, 'chirp_usage_sessions_open')).toBe(openBefore + 2);
     } finally {
       await talker.close();
       await listener.close();
     }
     await expect.poll(async () => sample(await scrape(), 'chirp_sfu_peers'), { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => sample(await scrape(), 'chirp_usage_sessions_open'), { timeout: 10_000 }).toBe(openBefore);
   });
 
   it("includes Node's own figures: event-loop lag, memory, CPU", async () => {
