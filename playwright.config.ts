@@ -60,6 +60,9 @@ const chirpEnv = (chirpPort: number, publicUrl: string, dataDir: string) => ({
   REDIS_URL: '',
   OIDC_ISSUER_URL: '',
   SUPERADMIN_EMAILS: '',
+  // Real links for the landing's terms notice (e2e/account.spec.ts follows them).
+  TERMS_URL: `${publicUrl}/legal/terms`,
+  PRIVACY_URL: `${publicUrl}/legal/privacy`,
 });
 
 const webServers: NonNullable<PlaywrightTestConfig['webServer']> = [

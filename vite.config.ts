@@ -3,6 +3,13 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+/**
+ * Source maps are written but not published: `scripts/move-private-build-files.mjs` moves them (and
+ * the build manifest) out of the served folder into dist/client-private. `SOURCEMAP=public` keeps
+ * them next to the scripts, with the `sourceMappingURL` comment, for a debugging deployment.
+ */
+const publicSourceMaps = process.env.SOURCEMAP === 'public';
+
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
@@ -39,12 +46,15 @@ export default defineConfig({
         // Voice and call code is loaded when first needed; precache it too so it works offline later.
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         cleanupOutdatedCaches: true,
+        sourcemap: publicSourceMaps,
       },
     }),
   ],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: publicSourceMaps ? true : 'hidden',
+    // Read by scripts/report-initial-js.mjs to follow what each screen loads.
+    manifest: true,
   },
 });

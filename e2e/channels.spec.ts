@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { OWNER, newPerson, type Person } from './accounts';
 import { expect, openAs, test } from './fixtures';
-import { seriousViolations } from './axe';
 
 /** A per-run suffix, so channel and person names never collide with other tests in the same server. */
 const tag = () => randomBytes(3).toString('hex');
@@ -230,7 +229,8 @@ test('Share: Copy Link shows Copied! and the member count updates', async ({ bro
   await admin.context.close();
 });
 
-test('main and settings pass axe and look finished on phone and desktop', async ({ browser }) => {
+// Axe on these screens, menus and dialogs, in both themes and sizes: e2e/accessibility.spec.ts.
+test('main and settings look finished on phone and desktop', async ({ browser }) => {
   test.setTimeout(120_000);
   const admin = await openAs(browser, uniquePerson('Axe'));
   const owner = await openAs(browser, OWNER);
@@ -253,7 +253,6 @@ test('main and settings pass axe and look finished on phone and desktop', async 
       await admin.page.emulateMedia({ colorScheme: scheme });
       await expect(admin.page.getByRole('heading', { name: channel, exact: true })).toBeVisible();
       await admin.page.screenshot({ path: `/tmp/chirp-main-${width}x${height}-${scheme}.png` });
-      expect(await seriousViolations(admin.page)).toEqual([]);
 
       await admin.page.getByRole('button', { name: 'Settings' }).click();
       await expect(admin.page.getByRole('heading', { name: 'Admin Subscription' })).toBeVisible();
@@ -264,7 +263,6 @@ test('main and settings pass axe and look finished on phone and desktop', async 
         path: `/tmp/chirp-settings-${width}x${height}-${scheme}.png`,
         fullPage: true,
       });
-      expect(await seriousViolations(admin.page)).toEqual([]);
       await admin.page.getByRole('button', { name: 'Back' }).click();
     }
   }
@@ -288,13 +286,11 @@ test('main and settings pass axe and look finished on phone and desktop', async 
   // The superadmin's view: All Channels in the menu, User Management in Settings.
   await owner.page.goto('/');
   await owner.page.getByRole('button', { name: 'Channels' }).click();
-  // (No axe scan while the menu is open: a modal menu hides the page behind it on purpose.)
   await expect(owner.page.getByText('All Channels')).toBeVisible();
   await owner.page.screenshot({ path: '/tmp/chirp-channels-menu-1280x800.png' });
   await owner.page.keyboard.press('Escape');
   await owner.page.getByRole('button', { name: 'Settings' }).click();
   await expect(owner.page.getByRole('heading', { name: 'User Management' })).toBeVisible();
-  expect(await seriousViolations(owner.page)).toEqual([]);
   await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-1280x800.png', fullPage: true });
   await owner.page.setViewportSize({ width: 390, height: 844 });
   await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-390x844.png', fullPage: true });

@@ -10,6 +10,7 @@ test('in Hold to talk mode, holding Space transmits and releasing stops', async 
   await a.page.getByRole('button', { name: /Tap to connect/ }).click();
   const aOnB = cardOf(b.page, a.person.name);
   await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toContainText('Hold to talk');
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(aOnB).toContainText('Online');
   await expect(aOnB).not.toContainText('Speaking');
 

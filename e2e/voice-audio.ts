@@ -11,7 +11,11 @@ import { expect, signIn, type SignedInUser } from './fixtures';
 export const SILENT = 0.01;
 export const AUDIBLE = 0.05;
 
-export type Microphone = 'tone' | 'denied';
+export const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
+export const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
+export const MICROPHONE_MISSING = 'No microphone found - please connect a microphone and try again';
+
+export type Microphone = 'tone' | 'denied' | 'missing';
 
 /**
  * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
@@ -23,6 +27,8 @@ export function installMicrophone(kind: Microphone): void {
     if (!constraints?.audio) return Promise.reject(new DOMException('No audio', 'NotFoundError'));
     if (kind === 'denied')
       return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    if (kind === 'missing')
+      return Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
     const context = new AudioContext();
     const oscillator = context.createOscillator();
     const gain = context.createGain();
@@ -41,7 +47,7 @@ export async function open(
   microphone: Microphone,
 ): Promise<SignedInUser> {
   const context = await browser.newContext({
-    permissions: microphone === 'denied' ? [] : ['microphone'],
+    permissions: microphone === 'tone' ? ['microphone'] : [],
   });
   await context.addInitScript(installMicrophone, microphone);
   const page = await context.newPage();

@@ -1,7 +1,11 @@
 import { newPerson } from './accounts';
+import { cardOf } from './channel-setup';
 import { expect, test } from './fixtures';
 import {
   AUDIBLE,
+  FREE_TIER_LIMIT,
+  MICROPHONE_DENIED,
+  MICROPHONE_MISSING,
   SILENT,
   channelWith,
   channelWithAdmin,
@@ -13,9 +17,6 @@ import {
   voiceReady,
   watchSilence,
 } from './voice-audio';
-
-const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
-const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
 
 test('A talks and B hears it; mutes silence it; going offline meters the minutes', { tag: '@livekit' }, async ({
   browser,
@@ -183,7 +184,10 @@ test('over the free allowance: blocked with the spec message until pay-as-you-go
   await expect(a.page.getByText('Free minutes used up', { exact: true })).toBeVisible();
   await goOnline(a.page);
   await expect(a.page.getByRole('alert').filter({ hasText: FREE_TIER_LIMIT })).toBeVisible();
-  await expect(a.page.getByText('Connecting', { exact: true })).toBeVisible();
+  // The room gave up: the badge says so instead of "Connecting" forever, and nobody hears "Speaking".
+  await expect(a.page.getByText('Voice Unavailable', { exact: true })).toBeVisible();
+  await expect(a.page.getByText('Connecting', { exact: true })).toHaveCount(0);
+  await expect(a.page.getByTestId('member-card').filter({ hasText: 'Speaking' })).toHaveCount(0);
   expect(tokenRequests).toBe(0);
   await expect(a.page.locator('#remote-audio audio')).toHaveCount(0);
   await a.page.setViewportSize({ width: 390, height: 844 });
@@ -245,6 +249,7 @@ test('a killed voice socket: reconnecting, two retries 3 s and 6 s apart, every 
       .getByRole('alert')
       .filter({ hasText: 'Network error - please check your internet connection' }),
   ).toBeVisible({ timeout: 60_000 });
+  await expect(a.page.getByText('Voice Unavailable', { exact: true })).toBeVisible();
   // Nothing more happens: at most two retries.
   await a.page.waitForTimeout(12_000);
   expect(starts).toHaveLength(3);
@@ -256,13 +261,29 @@ test('a killed voice socket: reconnecting, two retries 3 s and 6 s apart, every 
   await a.context.close();
 });
 
-test('a refused microphone shows the spec message', async ({ browser, baseURL }) => {
+test('a refused microphone shows the spec message; the member hears but is never "Speaking"', async ({
+  browser,
+  baseURL,
+}) => {
   const a = await open(browser, newPerson('Mia'), 'denied');
   await channelWith(browser, baseURL!, [a]);
   await goOnline(a.page);
   await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(a.page.getByText('Microphone Error', { exact: true })).toBeVisible();
   await expect(a.page.getByRole('alert').filter({ hasText: MICROPHONE_DENIED })).toBeVisible();
+  const own = cardOf(a.page, a.person.name);
+  await expect(own).toContainText('Online');
+  await expect(own).not.toContainText('Speaking');
+  await a.context.close();
+});
+
+test('a missing microphone says so, not "access denied"', async ({ browser, baseURL }) => {
+  const a = await open(browser, newPerson('Max'), 'missing');
+  await channelWith(browser, baseURL!, [a]);
+  await goOnline(a.page);
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(a.page.getByRole('alert').filter({ hasText: MICROPHONE_MISSING })).toBeVisible();
+  await expect(a.page.getByText(MICROPHONE_DENIED)).toHaveCount(0);
   await a.context.close();
 });
 

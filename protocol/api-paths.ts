@@ -48,6 +48,12 @@ export const API_PATHS = {
 
   calls: '/api/calls',
   callIceServers: '/api/calls/ice-servers',
+
+  /** Public: what the server offers (billing, legal links), read before anyone signs in. */
+  serverConfig: '/api/config',
+  /** The signed-in user's own account (Settings): password change and deletion. */
+  account: '/api/account',
+  accountPassword: '/api/account/password',
 } as const;
 
 export type ApiPathTemplate = (typeof API_PATHS)[keyof typeof API_PATHS];

@@ -22,6 +22,11 @@ export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
 export const WS_CLOSE_CODES = {
   /** Too many messages: the socket floods. */
   flooding: 1008,
+  /**
+   * The server is stopping (SIGTERM, a deploy): reconnect — behind a load balancer that is another
+   * instance. The standard "Service Restart" code.
+   */
+  serverRestart: 1012,
   /** `?v=` names a protocol version the server does not speak. */
   unsupportedVersion: 4400,
   /** No session (signed out, expired). Reconnecting will not help until the user signs in again. */
@@ -41,7 +46,13 @@ const channelId = z.number().int().positive().max(2_147_483_647);
 const channelMessage = <T extends string>(type: T) =>
   z.object({ type: z.literal(type), channelId, userId: plainText('A user id').max(200).optional() });
 
-export const joinChannelSchema = channelMessage('join_channel');
+/**
+ * `listening` (decision 016): whether the user hears the channel now (ONLINE, not idle, no call).
+ * Absent means true, as the spec's plain `join_channel`. Sent again to change it.
+ */
+export const joinChannelSchema = channelMessage('join_channel').extend({
+  listening: z.boolean().optional(),
+});
 export const leaveChannelSchema = channelMessage('leave_channel');
 export const startTalkingSchema = channelMessage('start_talking');
 export const stopTalkingSchema = channelMessage('stop_talking');

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The services Chirp's tests and developers use, installed when missing and started when stopped:
 # PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379), a LiveKit server in dev mode
-# (127.0.0.1:7880, key devkey / secret secret), and nginx + openssl (installed only: the
-# multi-instance test runs its own nginx with its own certificate). Idempotent and quick when
-# everything already runs.
+# (127.0.0.1:7880, key devkey / secret secret), nginx + openssl (installed only: the multi-instance
+# test runs its own nginx with its own certificate) and Debian's coturn (installed only: the TURN
+# test starts its own). Idempotent and quick when everything already runs.
 #
 #   scripts/services.sh            install/start all, then print the test environment as `export` lines
 #   eval "$(scripts/services.sh)"  the same, exporting TEST_DATABASE_URL, TEST_REDIS_URL, TEST_LIVEKIT_*,
@@ -112,7 +112,21 @@ start_nginx() {
   echo "export TEST_NGINX_BINARY=$binary"
 }
 
-DEFAULT_SERVICES=(postgres redis livekit nginx)
+# Janus (Debian's package), installed only: bench/sfu/compare starts its own with a generated
+# configuration, so nothing runs it as a shared service. Not in the default list; ask for it by name.
+start_janus() {
+  command -v janus >/dev/null || { say "installing Janus"; apt_install janus; }
+  echo "export JANUS_BINARY=$(command -v janus)"
+}
+
+# coturn is installed, not started: e2e/turn.spec.ts runs its own on free ports, on loopback.
+install_coturn() {
+  command -v turnserver >/dev/null || { say "installing coturn"; apt_install coturn; }
+  # Debian's package would start a system-wide coturn on 3478 where systemd runs: the tests don't want it.
+  echo "export TEST_TURNSERVER_BINARY=$(command -v turnserver)"
+}
+
+DEFAULT_SERVICES=(postgres redis livekit nginx coturn)
 services=("$@")
 [ ${#services[@]} -gt 0 ] || services=("${DEFAULT_SERVICES[@]}")
 for service in "${services[@]}"; do
@@ -121,6 +135,8 @@ for service in "${services[@]}"; do
     redis) start_redis ;;
     livekit) start_livekit ;;
     nginx) start_nginx ;;
-    *) say "unknown service: $service (${DEFAULT_SERVICES[*]})"; exit 2 ;;
+    janus) start_janus ;;
+    coturn) install_coturn ;;
+    *) say "unknown service: $service (${DEFAULT_SERVICES[*]} janus)"; exit 2 ;;
   esac
 done

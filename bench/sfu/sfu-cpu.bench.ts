@@ -7,44 +7,26 @@
  *
  *   npx tsx bench/sfu/sfu-cpu.bench.ts [seconds-per-step]
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { startSfuTestServer } from '../../server/src/voice/sfu/testing/sfu-test-server.js';
-import type { SwarmCommand, SwarmReply } from './werift-swarm.js';
+import { BENCH_PAYLOAD_BYTES, PACKETS_PER_SECOND } from './swarm/bench-packet.js';
+import { SwarmProcess } from './swarm/swarm-process.js';
+import type { JoinTarget } from './swarm/swarm-client.js';
 
 const STEPS = (process.env.SFU_BENCH_STEPS ?? '1,20,100').split(',').map(Number);
 const SECONDS = Number(process.argv[2] ?? 10);
-const PAYLOAD_BYTES = 80; // ~32 kbit/s Opus voice
+const GROUP = 'built-in';
 
-function spawnSwarm(): ChildProcess {
-  return fork(fileURLToPath(new URL('./werift-swarm.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/** Packets each listener received since the last window was opened. */
+async function counts(swarm: SwarmProcess): Promise<number[]> {
+  return (await swarm.ask({ cmd: 'stats', group: GROUP })).received;
 }
 
-type SwarmOk = Exclude<SwarmReply, { error: string }>;
-
-function ask(child: ChildProcess, command: SwarmCommand): Promise<SwarmOk> {
-  return new Promise((resolve, reject) => {
-    child.once('message', (reply: SwarmReply) =>
-      'error' in reply ? reject(new Error(reply.error)) : resolve(reply),
-    );
-    child.send(command);
-  });
-}
-
-async function counts(child: ChildProcess): Promise<number[]> {
-  const reply = await ask(child, { cmd: 'counts' });
-  if (reply.ok !== 'counts') throw new Error('unexpected swarm reply');
-  return reply.received;
-}
-
-async function publish(child: ChildProcess, seconds: number): Promise<number> {
-  const reply = await ask(child, { cmd: 'publish', seconds, payloadBytes: PAYLOAD_BYTES });
-  if (reply.ok !== 'published') throw new Error('unexpected swarm reply');
-  return reply.sent;
+async function publish(
+  swarm: SwarmProcess,
+  seconds: number,
+): Promise<{ from: number; to: number }> {
+  return swarm.ask({ cmd: 'publish', group: GROUP, seconds, payloadBytes: BENCH_PAYLOAD_BYTES });
 }
 
 async function cpuOver<T>(work: () => Promise<T>): Promise<{
@@ -72,23 +54,26 @@ async function cpuOver<T>(work: () => Promise<T>): Promise<{
 }
 
 const server = await startSfuTestServer();
-const talker = spawnSwarm();
-const audience = spawnSwarm();
+const talker = new SwarmProcess();
+const audience = new SwarmProcess();
 const rows: string[] = [];
 const busy: { listeners: number; corePercent: number }[] = [];
 try {
-  await ask(talker, {
+  await talker.ask({
     cmd: 'join',
-    url: server.url,
-    tokens: [await server.token('bench-talker')],
-    publisher: true,
+    group: GROUP,
+    role: 'publisher',
+    targets: [{ server: 'built-in', url: server.url, token: await server.token('bench-talker') }],
   });
   let listeners = 0;
   for (const target of STEPS) {
-    const tokens: string[] = [];
-    for (; listeners < target; listeners++)
-      tokens.push(await server.token(`bench-listener-${listeners}`, 1, { adminMuted: true }));
-    await ask(audience, { cmd: 'join', url: server.url, tokens, publisher: false });
+    const targets: JoinTarget[] = [];
+    for (; listeners < target; listeners++) {
+      const token = await server.token(`bench-listener-${listeners}`, 1, { adminMuted: true });
+      targets.push({ server: 'built-in', url: server.url, token });
+    }
+    await audience.ask({ cmd: 'join', group: GROUP, role: 'subscriber', targets });
+    await audience.ask({ cmd: 'window', group: GROUP, from: 0, to: Number.MAX_SAFE_INTEGER });
     // Loss must measure forwarding, not set-up: talk until every listener hears something.
     const readySince = performance.now();
     for (let attempt = 0; attempt < 30; attempt++) {
@@ -103,13 +88,15 @@ try {
     );
 
     const idle = await cpuOver(() => new Promise((resolve) => setTimeout(resolve, 3_000)));
-    const before = await counts(audience);
+    const { nextIndex } = await talker.ask({ cmd: 'stream', group: GROUP, on: false });
+    const to = nextIndex + SECONDS * PACKETS_PER_SECOND;
+    await audience.ask({ cmd: 'window', group: GROUP, from: nextIndex, to });
     const active = await cpuOver(() => publish(talker, SECONDS));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const after = await counts(audience);
 
-    const sent = active.result;
-    const received = after.reduce((sum, n, i) => sum + n - (before[i] ?? 0), 0);
+    const sent = active.result.to - active.result.from;
+    const received = after.reduce((sum, n) => sum + n, 0);
     const lossPercent = (1 - received / (sent * target)) * 100;
     const perStream = (active.corePercent - idle.corePercent) / target;
     rows.push(
@@ -126,7 +113,10 @@ try {
     console.log(rows[rows.length - 1]);
   }
 } finally {
-  await Promise.allSettled([ask(talker, { cmd: 'leave' }), ask(audience, { cmd: 'leave' })]);
+  await Promise.allSettled([
+    talker.ask({ cmd: 'leave', group: GROUP }),
+    audience.ask({ cmd: 'leave', group: GROUP }),
+  ]);
   talker.kill();
   audience.kill();
   await server.close();

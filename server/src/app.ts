@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
 import { isInternalRequest } from './auth/internal-request.js';
 import { registerAuthenticationGate } from './auth/authentication-gate.js';
+import { registerAccountRoutes } from './account/account-routes.js';
 import { registerBuiltInProvider } from './auth/provider/built-in-provider.js';
 import { createRelyingParty } from './auth/relying-party.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
@@ -15,17 +16,20 @@ import type { CallTimings } from './calls/call-service.js';
 import { registerCalls } from './calls/calls.js';
 import { registerChannelRoutes } from './channels/channels-routes.js';
 import type { Config } from './config/config.js';
+import { registerServerConfigRoute } from './config/server-config-route.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
 import { registerControlCharacterGuard } from './http/control-characters.js';
 import { registerRouteCatalog } from './http/route-catalog.js';
 import { registerJsonOnlyApi } from './http/json-only.js';
+import { registerRequestIdHeader, requestIdOptions } from './http/request-id.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
+import { registerMetrics } from './metrics/metrics.js';
 import { compose } from './compose.js';
 import { registerWsRoute } from './realtime/ws-route.js';
 import { sharedRouteLimitStore } from './limits/route-limit-store.js';
@@ -62,6 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : (options.logger ?? loggerOptions(config.logLevel)),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
+    ...requestIdOptions(config.trustProxy),
   });
   registerRouteCatalog(app);
   // Everything routes share exists before the first route registers; routes only read it.
@@ -70,6 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => composition.close());
 
   registerErrorHandler(app);
+  registerRequestIdHeader(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(rateLimit, {
     global: false,
@@ -88,7 +94,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerJsonOnlyApi(app);
   registerControlCharacterGuard(app);
 
+  registerMetrics(app);
   registerHealthRoutes(app);
+  registerServerConfigRoute(app);
   const relyingParty = createRelyingParty(config, () => {
     const address = app.server.address();
     return typeof address === 'object' && address ? address.port : config.port;
@@ -114,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerVoice(app);
   await registerOwnership(app);
   registerHousekeeping(app);
+  registerAccountRoutes(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

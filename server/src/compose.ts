@@ -12,6 +12,7 @@ import { createCounters } from './limits/counters.js';
 import { InProcessBus, type Bus } from './realtime/bus.js';
 import { busChannelEvents } from './realtime/channel-event-publisher.js';
 import { UserMessageLimiter } from './limits/user-message-limiter.js';
+import { throttledRedisErrors } from './realtime/close-redis.js';
 import { RedisBus } from './realtime/redis-bus.js';
 import { SocketHub } from './realtime/socket-hub.js';
 import { SocketRegistry } from './realtime/socket-registry.js';
@@ -53,7 +54,7 @@ export async function compose({
   callTimings,
 }: ComposeOptions): Promise<Composition> {
   const { db } = database;
-  const onRedisError = (error: unknown) => log.error({ err: error }, 'redis error');
+  const onRedisError = throttledRedisErrors((error, repeats) => log.error({ err: error, repeats }, 'redis error'));
   const bus: Bus = config.redisUrl
     ? new RedisBus(config.redisUrl, config.redisPrefix, onRedisError)
     : new InProcessBus();

@@ -2,17 +2,14 @@ import { REMOTE_AUDIO_CONTAINER_ID } from '../features/voice/transport/remote-au
 import { SignedInCallOverlays } from '../features/calls/SignedInCallOverlays';
 import { InstallCard } from '../features/pwa/InstallCard';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
-import { RealtimeProvider } from '../features/realtime/RealtimeProvider';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
 
 export function App() {
   return (
     <Providers>
-      <RealtimeProvider>
-        <AppRoutes />
-        <SignedInCallOverlays />
-      </RealtimeProvider>
+      <AppRoutes />
+      <SignedInCallOverlays />
       <InstallCard />
       <UpdatePrompt />
       {/* Spec §2: the page container remote audio elements are attached to, on every screen. */}

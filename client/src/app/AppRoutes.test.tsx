@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
+import type { ServerConfig } from '../../../protocol/server-config';
 import type { User } from '../../../protocol/user';
 import { createQueryClient } from '../lib/query-client';
 import { AppRoutes } from './AppRoutes';
@@ -14,11 +15,18 @@ const ADA: User = {
   subscriptionTier: 'free',
 };
 
-/** Answers `GET /api/auth/user` at the network edge (global fetch). */
-function authUserAnswers(answer: () => Promise<Response>): void {
+const BILLED_WITH_LEGAL_PAGES: ServerConfig = {
+  billing: true,
+  termsUrl: 'https://example.com/terms',
+  privacyUrl: 'https://example.com/privacy',
+};
+
+/** Answers `GET /api/auth/user` and `GET /api/config` at the network edge (global fetch). */
+function authUserAnswers(answer: () => Promise<Response>, config: ServerConfig = BILLED_WITH_LEGAL_PAGES): void {
   vi.stubGlobal('fetch', (input: RequestInfo | URL) => {
     const url = input instanceof Request ? input.url : input.toString();
     if (url === '/api/auth/user') return answer();
+    if (url === '/api/config') return Promise.resolve(Response.json(config));
     return Promise.resolve(new Response('Not Found', { status: 404 }));
   });
 }
@@ -40,6 +48,8 @@ function renderAt(path: string) {
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  // Screens load their code on demand; the first import of each takes a while in jsdom.
+  configure({ asyncUtilTimeout: 5000 });
 });
 
 afterEach(() => {
@@ -57,8 +67,32 @@ describe('signed out', () => {
     expect(screen.getByText('Instant voice channels')).toBeTruthy();
     expect(screen.getByText('Secure authentication')).toBeTruthy();
     expect(screen.getByText('Real-time presence')).toBeTruthy();
-    expect(screen.getByText(/Terms of Service/)).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'Terms of Service' })).getAttribute('href')).toBe(
+      'https://example.com/terms',
+    );
+    expect(screen.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('https://example.com/privacy');
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+  });
+
+  it('shows no terms notice at all when the server links no Terms or Privacy page', async () => {
+    authUserAnswers(
+      () => Promise.resolve(Response.json({ message: 'Unauthorized' }, { status: 401 })),
+      { billing: true, termsUrl: null, privacyUrl: null },
+    );
+    renderAt('/');
+    await screen.findByRole('button', { name: 'Continue to Sign In' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/Terms of Service|Privacy Policy|you agree/)).toBeNull();
+  });
+
+  it('mentions only the page the server links', async () => {
+    authUserAnswers(
+      () => Promise.resolve(Response.json({ message: 'Unauthorized' }, { status: 401 })),
+      { billing: true, termsUrl: null, privacyUrl: 'https://example.com/privacy' },
+    );
+    renderAt('/');
+    expect(await screen.findByRole('link', { name: 'Privacy Policy' })).toBeTruthy();
+    expect(screen.queryByText(/Terms of Service/)).toBeNull();
   });
 
   it('shows the Redirecting screen after Continue to Sign In', async () => {
@@ -134,5 +168,27 @@ describe('signed in', () => {
     signedIn();
     renderAt('/upgrade');
     expect(await screen.findByRole('heading', { name: 'Upgrade' })).toBeTruthy();
+    expect(await screen.findByText('Member')).toBeTruthy();
+  });
+
+  it('offers no plans and no upgrade buttons on a server without billing', async () => {
+    const familyServer = { billing: false, termsUrl: null, privacyUrl: null };
+    authUserAnswers(() => Promise.resolve(Response.json(ADA)), familyServer);
+    renderAt('/upgrade');
+    expect(await screen.findByText(/This server has no paid plans/)).toBeTruthy();
+    expect(screen.queryByText('Member')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    expect(await screen.findByText('Free Tier')).toBeTruthy();
+    expect(await screen.findByText(/Ask the owner of this server to make you an admin/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Upgrade/ })).toBeNull();
+  });
+
+  it('offers the upgrade in Settings on a server with billing', async () => {
+    signedIn();
+    renderAt('/settings');
+    expect(await screen.findByRole('button', { name: 'Upgrade' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Upgrade to create channels' })).toBeTruthy();
   });
 });

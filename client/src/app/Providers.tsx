@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { queryClient as appQueryClient } from '../lib/query-client';
-import { Toaster } from '../ui/Toaster';
-import { TooltipProvider } from '../ui/Tooltip';
+import { LazyToaster } from '../ui/LazyToaster';
 
 export type ProvidersProps = {
   children: ReactNode;
@@ -10,14 +9,15 @@ export type ProvidersProps = {
   queryClient?: QueryClient;
 };
 
-/** App-wide context: server state, tooltip timing and the toast stack. */
+/**
+ * App-wide context: server state and the toast stack (loaded with the first toast). Tooltip timing
+ * is provided by the signed-in layouts, which are the screens that use tooltips.
+ */
 export function Providers({ children, queryClient = appQueryClient }: ProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        {children}
-        <Toaster />
-      </TooltipProvider>
+      {children}
+      <LazyToaster />
     </QueryClientProvider>
   );
 }

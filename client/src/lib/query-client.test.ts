@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import {
   apiJson,
   apiRequest,
   createQueryClient,
   errorStatus,
   getQueryFn,
+  parsedQuery,
   queryKeyToUrl,
   throwIfResNotOk,
 } from './query-client';
@@ -71,13 +73,53 @@ describe('apiRequest', () => {
 });
 
 describe('apiJson', () => {
-  it('reads JSON, and an empty body as undefined', async () => {
+  const invite = z.object({ inviteUrl: z.string() });
+
+  it('reads JSON and checks it against the schema', async () => {
     serve(() => Response.json({ inviteUrl: 'http://x/?channel=1' }));
-    await expect(apiJson('GET', '/api/invite/generate?channelId=1')).resolves.toEqual({
+    await expect(apiJson(invite, 'GET', '/api/invite/generate?channelId=1')).resolves.toEqual({
       inviteUrl: 'http://x/?channel=1',
     });
-    serve(() => new Response(null, { status: 204 }));
-    await expect(apiJson('DELETE', '/api/contacts/1')).resolves.toBeUndefined();
+  });
+
+  it('rejects a body that does not match instead of passing it on', async () => {
+    serve(() => Response.json({ inviteUrl: 42 }));
+    await expect(apiJson(invite, 'GET', '/api/invite/generate?channelId=1')).rejects.toThrow();
+  });
+});
+
+describe('parsedQuery', () => {
+  const channels = z.array(z.object({ id: z.number() }));
+
+  it('GETs the key, parses the answer and drops unknown fields', async () => {
+    serve(() => Response.json([{ id: 1, extra: true }]));
+    const data = await createQueryClient().fetchQuery({
+      queryKey: ['/api/channels'],
+      queryFn: parsedQuery(channels),
+    });
+    expect(data).toEqual([{ id: 1 }]);
+  });
+
+  it('raises the spec §8 text on failure, whatever the cause', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    serve(() => new Response('boom', { status: 500 }));
+    const client = createQueryClient();
+    const fetchChannels = () =>
+      client.fetchQuery({
+        queryKey: ['/api/users', 'u1', 'channels'],
+        queryFn: parsedQuery(channels, 'Failed to fetch user channels'),
+      });
+    await expect(fetchChannels()).rejects.toThrow(new Error('Failed to fetch user channels'));
+    serve(() => Response.json([{ id: 'not a number' }]));
+    client.clear();
+    await expect(fetchChannels()).rejects.toThrow(new Error('Failed to fetch user channels'));
+  });
+
+  it('keeps the "status: body" error without a failure text', async () => {
+    serve(() => new Response('nope', { status: 403 }));
+    await expect(
+      createQueryClient().fetchQuery({ queryKey: ['/api/users'], queryFn: parsedQuery(channels) }),
+    ).rejects.toThrow('403: nope');
   });
 });
 

@@ -35,11 +35,22 @@ export async function apiRequest(
   return res;
 }
 
-/** `apiRequest` and read the response as JSON; an empty body resolves to `undefined`. */
-export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
+/**
+ * Checks a response body against its wire schema. Structural, so this module needs no zod at
+ * run time (the landing page never loads it): callers pass a `protocol/` schema.
+ */
+export type Parser<T> = { parse(data: unknown): T };
+
+/** `apiRequest`, then the response read as JSON and checked with `parser` (never cast). */
+export async function apiJson<T>(
+  parser: Parser<T>,
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+): Promise<T> {
   const res = await apiRequest(method, url, body);
   const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return parser.parse(text ? JSON.parse(text) : undefined);
 }
 
 /** Spec §7: the default query is a GET to the key parts joined by slashes. */
@@ -61,6 +72,26 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
     if (on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);
     return (await res.json()) as T;
+  };
+}
+
+/**
+ * A query function for `queryKey`'s URL whose answer is checked with `parser`. With `failure`,
+ * any failure (non-OK, unreadable or malformed body) raises exactly that text — spec §8's
+ * "Failed to fetch user channels / all channels / members / invite" — and the cause is logged.
+ */
+export function parsedQuery<T>(parser: Parser<T>, failure?: string): QueryFunction<T> {
+  return async ({ queryKey, signal }) => {
+    const url = queryKeyToUrl(queryKey);
+    try {
+      const res = await fetch(url, { credentials: 'include', signal });
+      await throwIfResNotOk(res);
+      return parser.parse(await res.json());
+    } catch (error) {
+      if (failure === undefined || signal.aborted) throw error;
+      console.error(`${failure}: GET ${url}`, error);
+      throw new Error(failure, { cause: error });
+    }
   };
 }
 

@@ -8,8 +8,8 @@ const variantClasses: Record<BadgeVariant, string> = {
   default: 'border-transparent bg-primary text-primary-foreground',
   secondary: 'border-transparent bg-secondary text-secondary-foreground',
   outline: 'border-border text-foreground',
-  success: 'border-success/40 bg-success/10 text-success',
-  warning: 'border-warning/40 bg-warning/10 text-warning',
+  success: 'border-success/40 bg-success/10 text-success-text',
+  warning: 'border-warning/40 bg-warning/10 text-warning-text',
   destructive: 'border-transparent bg-destructive text-destructive-foreground',
 };
 

@@ -2,7 +2,13 @@ import type { ComponentProps } from 'react';
 import { DropdownMenu as MenuPrimitive } from 'radix-ui';
 import { cn } from '../lib/cn';
 
-export const DropdownMenu = MenuPrimitive.Root;
+/**
+ * Not modal: a modal menu hides the rest of the page with aria-hidden while its focusable controls
+ * stay focusable (axe `aria-hidden-focus`). Focus still moves into the menu and Escape closes it.
+ */
+export function DropdownMenu(props: ComponentProps<typeof MenuPrimitive.Root>) {
+  return <MenuPrimitive.Root modal={false} {...props} />;
+}
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 export const DropdownMenuGroup = MenuPrimitive.Group;
 
@@ -30,11 +36,24 @@ export function DropdownMenuContent({
   );
 }
 
+/** `status`: a line of text in the menu (loading, empty, failed), not something to choose. */
 export function DropdownMenuItem({
   className,
   variant = 'default',
   ...props
-}: ComponentProps<typeof MenuPrimitive.Item> & { variant?: 'default' | 'destructive' }) {
+}: ComponentProps<typeof MenuPrimitive.Item> & { variant?: 'default' | 'destructive' | 'status' }) {
+  if (variant === 'status') {
+    return (
+      <MenuPrimitive.Item
+        disabled
+        className={cn(
+          'flex items-center gap-2 px-2.5 py-2 text-sm text-muted-foreground',
+          className,
+        )}
+        {...props}
+      />
+    );
+  }
   return (
     <MenuPrimitive.Item
       className={cn(

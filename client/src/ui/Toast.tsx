@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useRef, type ComponentProps, type FocusEvent } from 'react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '../lib/cn';
@@ -6,7 +6,10 @@ import type { ToastVariant } from './toast-store';
 
 export const ToastProvider = ToastPrimitive.Provider;
 
-/** Top of the screen on phones, bottom right from `sm`; at most 420 px wide from `md` (spec §2). */
+/**
+ * Bottom of the screen, clear of the home indicator: on phones a toast at the top covered the top
+ * bar (Settings, Logout). Bottom right from `sm`; at most 420 px wide from `md` (spec §2).
+ */
 export function ToastViewport({
   className,
   ...props
@@ -14,8 +17,8 @@ export function ToastViewport({
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        'fixed top-0 z-[100] flex max-h-dvh w-full flex-col-reverse gap-2 p-4 outline-none',
-        'sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        'fixed right-0 bottom-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 outline-none',
+        'pb-[max(1rem,env(safe-area-inset-bottom))] md:max-w-[420px]',
         className,
       )}
       {...props}
@@ -28,14 +31,37 @@ const variantClasses: Record<ToastVariant, string> = {
   destructive: 'border-destructive bg-destructive text-destructive-foreground',
 };
 
+/**
+ * A tap or click leaves no focus behind on the toast itself: Radix pauses the close timer while
+ * focus is inside, and on phones the focus of a tap arrives after the finger lifts, so a tapped
+ * toast never went away (and covered the top bar). Focus that follows a pointer press is let go at
+ * once; keyboard focus (F8) still pauses the toast, as it should, until it moves on or Escape.
+ */
 export function Toast({
   className,
   variant = 'default',
+  onPointerDown,
+  onFocus,
   ...props
 }: ComponentProps<typeof ToastPrimitive.Root> & { variant?: ToastVariant }) {
+  const pressed = useRef(false);
   return (
     <ToastPrimitive.Root
       data-variant={variant}
+      onPointerDown={(event) => {
+        onPointerDown?.(event);
+        pressed.current = true;
+      }}
+      onFocus={(event: FocusEvent<HTMLLIElement>) => {
+        onFocus?.(event);
+        if (!pressed.current || event.target !== event.currentTarget) return;
+        pressed.current = false;
+        // After this focus event has reached Radix's pause listener, or its resume would come first.
+        const toast = event.currentTarget;
+        setTimeout(() => {
+          if (document.activeElement === toast) toast.blur();
+        }, 0);
+      }}
       className={cn(
         'group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-xl border p-4 pr-11 shadow-lg',
         'transition-transform data-[state=closed]:animate-toast-out data-[state=open]:animate-toast-in',

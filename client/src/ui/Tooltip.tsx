@@ -2,7 +2,11 @@ import type { ComponentProps } from 'react';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import { cn } from '../lib/cn';
 
-/** Spec §2/§9: 700 ms open delay, 300 ms skip delay. Mounted once by the app's providers. */
+/**
+ * Spec §2/§9: 700 ms open delay, 300 ms skip delay. `Tooltip` brings its own provider, so no
+ * app-wide one is needed (and the landing page does not load the positioning code); wrap a group of
+ * tooltips in one `TooltipProvider` to share the skip delay between them.
+ */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 
@@ -20,7 +24,13 @@ export function TooltipProvider({
   );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+export function Tooltip(props: ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 /** Spec §2: 4 px default side offset. */

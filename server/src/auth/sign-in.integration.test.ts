@@ -180,7 +180,7 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
     expect((await client.request('/healthz')).status).toBe(200);
     const ready = await client.request('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
   });
 });
 

@@ -4,15 +4,18 @@ import type { CallHistoryEntry, IceServersResponse } from '../../../protocol/cal
 import { displayName } from '../../../protocol/user.js';
 import { requireUser } from '../auth/require-user.js';
 import type { Database } from '../db/database.js';
+import { callIceServers } from '../turn/turn-credentials.js';
 import { findUserById } from '../users/user-directory.js';
 import { recentCalls, type CallRow } from './call-store.js';
 
 export function registerCallRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get(API_PATHS.callIceServers, async (request) => {
-    await requireUser(request);
-    return { iceServers: ctx.config.iceServers } satisfies IceServersResponse;
+  app.get(API_PATHS.callIceServers, async (request, reply) => {
+    const user = await requireUser(request);
+    // TURN credentials are the caller's own and expire (TURN_TTL): never cached by anyone.
+    void reply.header('cache-control', 'no-store');
+    return { iceServers: callIceServers(ctx.config, user.id) } satisfies IceServersResponse;
   });
 
   app.get(API_PATHS.calls, async (request) => {

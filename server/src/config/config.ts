@@ -34,9 +34,17 @@ export interface Config {
   iceServers: IceServer[];
   /** Whether ICE_SERVERS was set; the built-in SFU uses no STUN server unless told to. */
   iceServersConfigured: boolean;
+  /** TURN with time-limited credentials (TURN REST API), for calls and the SFU's browsers. */
+  turn: { secret: string; urls: string[]; ttlSeconds: number } | undefined;
   logLevel: string;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses (never "trust all"). */
   trustProxy: false | number | string;
+  /** Bearer token for `/metrics`; without it only loopback requests may read them. */
+  metricsToken: string | undefined;
+  /** Metering limits and upgrade offers; off on a self-hosted family server (BILLING=off). */
+  billing: boolean;
+  /** Links of the landing page's terms notice; absent links are not shown. */
+  legal: { termsUrl: string | undefined; privacyUrl: string | undefined };
   /** Development mode serves the client through Vite with hot reload. */
   dev: boolean;
 }
@@ -92,8 +100,15 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
     },
     iceServers: env.ICE_SERVERS ?? DEFAULT_ICE_SERVERS,
     iceServersConfigured: env.ICE_SERVERS !== undefined,
+    turn:
+      env.TURN_SECRET && env.TURN_URLS
+        ? { secret: env.TURN_SECRET, urls: env.TURN_URLS, ttlSeconds: env.TURN_TTL }
+        : undefined,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    metricsToken: env.METRICS_TOKEN,
+    billing: env.BILLING === 'on',
+    legal: { termsUrl: env.TERMS_URL, privacyUrl: env.PRIVACY_URL },
     dev: options.dev ?? false,
   };
 }

@@ -9,6 +9,8 @@ describe('parseEnv', () => {
     expect(env.VOICE_PROVIDER).toBe('embedded');
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SUPERADMIN_EMAILS).toEqual([]);
+    expect(env.BILLING).toBe('on');
+    expect(env.TERMS_URL).toBeUndefined();
   });
 
   it('treats empty strings as unset, as .env files often leave them', () => {
@@ -48,6 +50,8 @@ describe('parseEnv', () => {
     ['DATABASE_URL', 'not a url', /^Invalid configuration: DATABASE_URL must be a URL/],
     ['ICE_SERVERS', '{oops', /^Invalid configuration: ICE_SERVERS must be a JSON array/],
     ['SESSION_SECRET', 'short', /^Invalid configuration: SESSION_SECRET must be at least 32 characters/],
+    ['BILLING', 'maybe', /^Invalid configuration: BILLING/],
+    ['TERMS_URL', 'terms.html', /^Invalid configuration: TERMS_URL must be a URL/],
   ])('stops on a bad %s with one line naming it', (name, value, message) => {
     let error: unknown;
     try {

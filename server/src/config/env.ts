@@ -47,6 +47,14 @@ const trustProxy = optionalString.transform((v, ctx): false | number | string =>
   return z.NEVER;
 });
 
+const turnUrls = optionalString.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const urls = v.split(',').map((u) => u.trim()).filter(Boolean);
+  if (urls.length > 0 && urls.length <= 8 && urls.every((u) => /^turns?:[^\s]+$/.test(u))) return urls;
+  ctx.addIssue({ code: 'custom', message: 'must be comma-separated turn: or turns: URLs (at most 8)' });
+  return z.NEVER;
+});
+
 const port = (fallback: number) =>
   optionalString
     .transform((v) => (v === undefined ? fallback : Number(v)))
@@ -94,12 +102,24 @@ export const envSchema = z
     RTC_PORT_MIN: port(0),
     RTC_PORT_MAX: port(0),
     RTC_ANNOUNCED_IP: optionalString,
+    /** coturn's static-auth-secret (TURN REST API): Chirp hands out time-limited credentials. */
+    TURN_SECRET: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+    TURN_URLS: turnUrls,
+    TURN_TTL: optionalString
+      .transform((v) => (v === undefined ? 86_400 : Number(v)))
+      .refine((n) => Number.isInteger(n) && n >= 60 && n <= 604_800, 'must be seconds between 60 and 604800'),
     LOG_LEVEL: optionalString.pipe(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
     TRUST_PROXY: trustProxy,
     /** Who may create an account at the built-in provider (DESIGN §3 "Users and roles"). */
     SIGNUP: optionalString.pipe(z.enum(['open', 'invite']).default('open')),
+    /** Bearer token for GET /metrics; unset = only this machine may read them. */
+    METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+    /** `off` for a family server: no metering limits and no upgrade offers. */
+    BILLING: optionalString.pipe(z.enum(['on', 'off']).default('on')),
+    TERMS_URL: url('the Terms of Service page, e.g. https://example.com/terms'),
+    PRIVACY_URL: url('the Privacy Policy page, e.g. https://example.com/privacy'),
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER_URL && !env.OIDC_CLIENT_ID) {
@@ -107,6 +127,13 @@ export const envSchema = z
         code: 'custom',
         path: ['OIDC_CLIENT_ID'],
         message: 'is required when OIDC_ISSUER_URL is set',
+      });
+    }
+    if (Boolean(env.TURN_SECRET) !== Boolean(env.TURN_URLS)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.TURN_SECRET ? 'TURN_URLS' : 'TURN_SECRET'],
+        message: 'is required with the other TURN setting (TURN_SECRET and TURN_URLS go together)',
       });
     }
     if (env.RTC_PORT_MIN > env.RTC_PORT_MAX) {

@@ -2,7 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
+
+const MIGRATION_LOCK = 7_301_002;
 
 /** Either driver behind one type: PGlite (embedded) and node-postgres speak the same Drizzle API. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,30 +29,30 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsFolder ?? locateMigrations();
   if (options.url) return openPostgres(options.url, migrationsFolder);
-  return openPglite(join(options.dataDir, 'db'), migrationsFolder);
+  return openPglite(pgliteDir(options.dataDir), migrationsFolder);
 }
-
-/** Any fixed number: the advisory lock that serialises migrations across instances. */
-const MIGRATION_LOCK = 0x63686972; // "chir"
 
 async function openPostgres(url: string, migrationsFolder: string): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle connection the server dropped (restart, failover) is replaced by the pool; without a
-  // listener node-postgres would throw it and end the process. Queries still report their errors.
-  pool.on('error', () => undefined);
+  // An idle connection that breaks (database restarted, failed over, dropped) is reported here; with
+  // no listener Node would end the whole process. The next query opens a fresh connection.
+  pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzle({ client: pool, schema });
-  // Several instances may start at once on a fresh database: one migrates, the others wait for it
-  // (a session-level advisory lock), then find nothing left to do.
-  const lock = await pool.connect();
+  // Drizzle's migrator takes no lock: instances starting together on a new release would both apply
+  // the same migration and one would crash. A session lock lets one migrate while the others wait.
+  const lockClient = await pool.connect();
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migrate(db, { migrationsFolder });
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle({ client: lockClient, schema }), { migrationsFolder });
+    } finally {
+      await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
   } finally {
-    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    lock.release();
+    lockClient.release();
   }
   return {
     db: db as unknown as Database,
@@ -66,14 +69,25 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   };
 }
 
+/** Where the embedded database lives inside DATA_DIR. */
+export const pgliteDir = (dataDir: string) => join(dataDir, 'db');
+
 async function openPglite(dir: string, migrationsFolder: string): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (dir !== 'memory://') mkdirSync(dir, { recursive: true });
+  const memory = dir === 'memory://';
+  if (!memory) mkdirSync(dir, { recursive: true });
+  const unlock = memory ? () => undefined : lockDataDir(`${dir}.lock`);
   const client = new PGlite(dir);
   const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder });
+  try {
+    await migrate(db, { migrationsFolder });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    unlock();
+    throw error;
+  }
   return {
     db: db as unknown as Database,
     kind: 'pglite',
@@ -85,7 +99,10 @@ async function openPglite(dir: string, migrationsFolder: string): Promise<Databa
         return false;
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
 }
 

@@ -103,6 +103,7 @@ export class PresenceService implements PresenceReader {
       this.tracker.join(userId, socketId, channelId);
       await this.deps.hub.join(socket, channelTopic(channelId));
     }
+    if (message.type === 'join_channel') this.tracker.setListening(userId, socketId, channelId, message.listening ?? true);
     if (message.type === 'start_talking') this.tracker.setTalking(userId, socketId, channelId, true);
     if (message.type === 'stop_talking') this.tracker.setTalking(userId, socketId, channelId, false);
     await this.announceChange(userId, await this.save(userId));

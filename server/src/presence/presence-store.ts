@@ -1,8 +1,11 @@
 import type { MemberPresence } from './presence-reader.js';
 
-/** What one instance knows of one user: the channels its sockets joined, and where they talk. */
+/**
+ * What one instance knows of one user: the channels its sockets joined, where they listen and
+ * where they talk. `listening` is absent in states written before it existed, which means true.
+ */
 export interface UserPresenceState {
-  channels: Record<string, { talking: boolean }>;
+  channels: Record<string, { talking: boolean; listening?: boolean }>;
 }
 
 /**
@@ -45,7 +48,8 @@ export function mergePresence(states: readonly UserPresenceState[] | undefined, 
   const inChannel = states.map((state) => state.channels[String(channelId)]).filter((c) => c !== undefined);
   return {
     isOnline: true,
-    isActiveInChannel: inChannel.length > 0,
+    // Active = hears the channel now (decision 016): ONLINE there, not idle, not on a call.
+    isActiveInChannel: inChannel.some((c) => c.listening !== false),
     isTalking: inChannel.some((c) => c.talking),
   };
 }

@@ -1,16 +1,23 @@
 import type { UserPresenceState } from './presence-store.js';
 
+/** One socket in one channel: whether its user hears the channel and talks there. */
+interface Joined {
+  listening: boolean;
+  talking: boolean;
+}
+
 /**
- * What this instance's sockets say about their users: which channels each socket joined and whether
- * it talks there. A user's state is the union over their local sockets.
+ * What this instance's sockets say about their users: which channels each socket joined, whether
+ * it listens there (decision 016) and whether it talks. A user's state is the union over their
+ * local sockets.
  */
 export class PresenceTracker {
-  private readonly users = new Map<string, Map<string, Map<number, boolean>>>();
+  private readonly users = new Map<string, Map<string, Map<number, Joined>>>();
 
   open(userId: string, socketId: string): void {
     let sockets = this.users.get(userId);
-    if (!sockets) this.users.set(userId, (sockets = new Map<string, Map<number, boolean>>()));
-    sockets.set(socketId, new Map<number, boolean>());
+    if (!sockets) this.users.set(userId, (sockets = new Map<string, Map<number, Joined>>()));
+    sockets.set(socketId, new Map<number, Joined>());
   }
 
   close(userId: string, socketId: string): number[] {
@@ -23,7 +30,13 @@ export class PresenceTracker {
 
   join(userId: string, socketId: string, channelId: number): void {
     const channels = this.users.get(userId)?.get(socketId);
-    if (channels && !channels.has(channelId)) channels.set(channelId, false);
+    if (channels && !channels.has(channelId)) channels.set(channelId, { listening: true, talking: false });
+  }
+
+  /** `join_channel` says whether the user hears the channel; a plain join (the spec's) listens. */
+  setListening(userId: string, socketId: string, channelId: number, listening: boolean): void {
+    const joined = this.users.get(userId)?.get(socketId)?.get(channelId);
+    if (joined) joined.listening = listening;
   }
 
   leave(userId: string, socketId: string, channelId: number): void {
@@ -31,7 +44,8 @@ export class PresenceTracker {
   }
 
   setTalking(userId: string, socketId: string, channelId: number, talking: boolean): void {
-    this.users.get(userId)?.get(socketId)?.set(channelId, talking);
+    const joined = this.users.get(userId)?.get(socketId)?.get(channelId);
+    if (joined) joined.talking = talking;
   }
 
   joined(userId: string, socketId: string, channelId: number): boolean {
@@ -49,9 +63,13 @@ export class PresenceTracker {
     if (!sockets) return null;
     const channels: UserPresenceState['channels'] = {};
     for (const joined of sockets.values()) {
-      for (const [channelId, talking] of joined) {
+      for (const [channelId, { listening, talking }] of joined) {
         const key = String(channelId);
-        channels[key] = { talking: talking || (channels[key]?.talking ?? false) };
+        const before = channels[key];
+        channels[key] = {
+          talking: talking || (before?.talking ?? false),
+          listening: listening || (before?.listening ?? false),
+        };
       }
     }
     return { channels };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { closeRedis } from '../realtime/close-redis.js';
 import type { PresenceChange, PresenceStore, UserPresenceState } from './presence-store.js';
 
 /**
@@ -141,10 +142,13 @@ export class RedisPresenceStore implements PresenceStore {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.redis.zrem(this.instances, this.instanceId).catch(() => undefined);
-    await this.redis.del(this.hashKey(this.instanceId)).catch(() => undefined);
-    await this.lifeline.quit().catch(() => undefined);
-    await this.redis.quit().catch(() => undefined);
+    // With Redis unreachable the survivors reap this instance's entries once its heartbeat stops.
+    if (this.redis.status === 'ready') {
+      await this.redis.zrem(this.instances, this.instanceId).catch(() => undefined);
+      await this.redis.del(this.hashKey(this.instanceId)).catch(() => undefined);
+    }
+    await closeRedis(this.lifeline);
+    await closeRedis(this.redis);
   }
 
   /** Other instances whose lifeline nobody holds and whose last beat is older than one interval. */

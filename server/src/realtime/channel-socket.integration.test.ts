@@ -75,6 +75,23 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
     await watcher.close();
   });
 
+  it('join_channel with listening:false keeps the viewer subscribed but not active (decision 016)', async () => {
+    const watcher = await TestSocket.open(owner.client);
+    watcher.send({ type: 'join_channel', channelId, listening: false });
+    await watcher.next(updateFor(channelId, owner.id, (m) => m.isOnline && !m.isActiveInChannel));
+
+    const listener = await TestSocket.open(bea.client);
+    listener.send({ type: 'join_channel', channelId, listening: true });
+    // The not-listening watcher still gets every push of its channel.
+    await watcher.next(updateFor(channelId, bea.id, (m) => m.isActiveInChannel));
+    listener.send({ type: 'join_channel', channelId, listening: false });
+    await watcher.next(updateFor(channelId, bea.id, (m) => m.isOnline && !m.isActiveInChannel));
+    const members = (await (await owner.client.request(`/api/channels/${channelId}/members`)).json()) as MemberUpdate['member'][];
+    expect(members.find((m) => m.id === bea.id)).toMatchObject({ isOnline: true, isActiveInChannel: false });
+    await listener.close();
+    await watcher.close();
+  });
+
   it("ignores a non-member's join_channel and start_talking", async () => {
     const watcher = await TestSocket.open(owner.client);
     watcher.send({ type: 'join_channel', channelId });

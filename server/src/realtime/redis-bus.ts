@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Bus, BusHandler } from './bus.js';
+import { closeRedis } from './close-redis.js';
 
 /**
  * Redis pub/sub fan-out: one connection publishes, one subscribes (a subscribed Redis connection can
@@ -47,7 +48,7 @@ export class RedisBus implements Bus {
 
   async close(): Promise<void> {
     this.handlers.clear();
-    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+    await Promise.all([closeRedis(this.pub), closeRedis(this.sub)]);
   }
 
   private deliver(channel: string, payload: string): void {

@@ -57,6 +57,16 @@ export class SocketHub {
     return this.topicsOf.size;
   }
 
+  /** Closes every socket of the user on this instance (e.g. the account was deleted). */
+  closeUser(userId: string, code: number, reason: string): void {
+    for (const socket of [...(this.byUser.get(userId) ?? [])]) socket.close(code, reason);
+  }
+
+  /** Distinct users with at least one `/ws` socket on this instance. */
+  get userCount(): number {
+    return this.byUser.size;
+  }
+
   async join(socket: ClientSocket, topic: string): Promise<void> {
     let topics = this.topicsOf.get(socket);
     if (!topics) this.topicsOf.set(socket, (topics = new Set()));

@@ -8,7 +8,7 @@ import {
 import { requireChannelMember } from '../access/channel-guards.js';
 import { requireUser } from '../auth/require-user.js';
 import { forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import { mayConnect } from './usage-figures.js';
+import { withinUsageLimit } from './usage-limit.js';
 import {
   findUsageSession,
   reportUsageSession,
@@ -39,7 +39,7 @@ export function registerUsageRoutes(app: FastifyInstance): void {
   app.post(API_PATHS.usageSessionStart, async (request) => {
     const { channelId } = startUsageSessionBodySchema.parse(request.body);
     const { user } = await requireChannelMember(request, channelId);
-    if (!mayConnect(await usageOf(db(), user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
+    if (!(await withinUsageLimit(app.ctx, user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
     const sessionId = await startUsageSession(db(), user.id, channelId);
     request.log.info({ sessionId, channelId }, 'usage session started');
     return { sessionId };

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { VOICE_SIGNALLING_PATH, voiceRoomName } from '../../../protocol/voice-signalling.js';
 import type { Config } from '../config/config.js';
+import { sfuClientIceServers } from '../turn/turn-credentials.js';
 import { createEmbeddedSfu, type EmbeddedSfu } from './sfu/embedded-sfu.js';
 import type { SfuAdmission } from './sfu/embedded-sfu.js';
 import type { SfuLogger } from './sfu/sfu-logger.js';
@@ -30,8 +31,10 @@ export function createEmbeddedProvider(
     verifyToken: createVoiceTokenVerifier({ apiSecret }),
     admit,
     logger,
-    // The SFU reaches browsers on their host candidates unless a STUN/TURN server is configured.
+    // The SFU reaches browsers on their host candidates unless a STUN server is configured. It does
+    // not use TURN itself: it answers on its own (announced) address, which relays reach directly.
     iceServers: config.iceServersConfigured ? config.iceServers : [],
+    clientIceServers: (userId) => sfuClientIceServers(config, userId),
     portRange: rtcPortRange ? [rtcPortRange.min, rtcPortRange.max] : undefined,
     announcedIp,
     iceTcp: true,

@@ -65,7 +65,10 @@ describe.each(testDatabases())('POST /api/livekit-token with the built-in SFU on
 
   it("refuses someone else's userId, non-members, guests and over-limit users", async () => {
     const adminId = ((await (await s.admin.request('/api/auth/user')).json()) as { id: string }).id;
-    expect((await askToken(s, s.member, adminId)).status).toBe(403);
+    const refused = await askToken(s, s.member, adminId);
+    expect(refused.status).toBe(403);
+    // Refusals name the provider, so the client's "Failed to get {provider} token" is right.
+    expect(await refused.json()).toEqual({ message: 'Tokens are issued only for yourself', provider: 'embedded' });
     const outsider = new TestClient(s.server.baseUrl);
     expect((await askToken(s, outsider, 'x')).status).toBe(401);
     await signInBuiltIn(outsider, { name: 'Out Sider', email: 'out@example.com' });
@@ -76,7 +79,7 @@ describe.each(testDatabases())('POST /api/livekit-token with the built-in SFU on
       .values({ userId: s.memberId, channelId: s.channelId, endedAt: new Date(), participantMinutes: 10_000 });
     const limited = await askToken(s, s.member, s.memberId);
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toEqual({ message: 'Free tier limit exceeded - cannot connect' });
+    expect(await limited.json()).toEqual({ message: 'Free tier limit exceeded - cannot connect', provider: 'embedded' });
     await s.server.database.db.delete(usageSessions).where(eq(usageSessions.userId, s.memberId));
   });
 });

@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { displayName } from '../../../protocol/user.js';
 import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../protocol/voice.js';
 import { requireChannelMember } from '../access/channel-guards.js';
 import { currentSession } from '../auth/require-user.js';
-import { forbidden, tooManyRequests } from '../http/errors.js';
-import { mayConnect } from '../usage/usage-figures.js';
-import { usageOf } from '../usage/usage-store.js';
+import { HttpError, forbidden, tooManyRequests } from '../http/errors.js';
+import { withinUsageLimit } from '../usage/usage-limit.js';
 import type { VoiceProvider } from './voice-provider.js';
 import { createVoiceToken } from './voice-token.js';
 
@@ -17,12 +16,22 @@ import { createVoiceToken } from './voice-token.js';
  */
 export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvider): void {
   app.post(API_PATHS.voiceToken, async (request): Promise<VoiceTokenResponse> => {
-    const body = voiceTokenRequestSchema.parse(request.body);
+    try {
+      return await issueToken(request.body, request);
+    } catch (error) {
+      // Refusals name the provider too, so "Failed to get {provider} token" names the right one.
+      if (error instanceof HttpError)
+        throw new HttpError(error.statusCode, error.message, { ...error.body, provider: voice.name });
+      throw error;
+    }
+  });
+
+  const issueToken = async (input: unknown, request: FastifyRequest): Promise<VoiceTokenResponse> => {
+    const body = voiceTokenRequestSchema.parse(input);
     const { user, membership } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');
     if (!voice.configured) return { configured: false, provider: voice.name };
-    if (!mayConnect(await usageOf(app.ctx.database.db, user.id)))
-      throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
+    if (!(await withinUsageLimit(app.ctx, user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
     const { token } = await createVoiceToken({
       apiKey: voice.apiKey,
       apiSecret: voice.apiSecret,
@@ -34,5 +43,5 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
       ...(voice.name === 'embedded' ? { sessionId: (await currentSession(request))?.sessionId } : {}),
     });
     return { configured: true, provider: voice.name, url: voice.url(), token };
-  });
+  };
 }

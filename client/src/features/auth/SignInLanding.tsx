@@ -5,6 +5,7 @@ import { Logo } from '../../ui/Logo';
 import { Benefits } from './Benefits';
 import { RedirectingScreen } from './RedirectingScreen';
 import { startSignIn } from './sign-in';
+import { TermsNotice } from './TermsNotice';
 
 /** What signed-out visitors see on every app route (spec §2, §6). */
 export function SignInLanding() {
@@ -41,9 +42,7 @@ export function SignInLanding() {
               <LogIn aria-hidden="true" />
               Continue to Sign In
             </Button>
-            <p className="text-xs text-muted-foreground">
-              By continuing you agree to the Terms of Service and Privacy Policy.
-            </p>
+            <TermsNotice />
           </div>
         </section>
         <Benefits />

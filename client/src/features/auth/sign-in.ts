@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { navigateToServer } from '../../lib/navigation';
 
 /** Spec §2: a channel from an invitation, kept across the sign-in redirect. */
@@ -22,7 +23,7 @@ export function rememberInvitedChannel(search: string, storage: Storage): void {
 
 /** The server's login endpoint, asked to bring the user back to where they were. */
 export function loginUrl(pathname: string, search: string): string {
-  return `/api/login?returnTo=${encodeURIComponent(`${pathname}${search}`)}`;
+  return `${API_PATHS.login}?returnTo=${encodeURIComponent(`${pathname}${search}`)}`;
 }
 
 /** Leaves the app for the sign-in provider. */
@@ -33,5 +34,5 @@ export function startSignIn(location: Location = window.location): void {
 
 /** Leaves the app through the server's logout endpoint. */
 export function signOut(): void {
-  navigateToServer('/api/logout');
+  navigateToServer(API_PATHS.logout);
 }

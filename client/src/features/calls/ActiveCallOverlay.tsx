@@ -55,7 +55,7 @@ export function ActiveCallOverlay({
           )}
           <p
             role="status"
-            className={status === 'Connected' ? 'text-success' : 'text-muted-foreground'}
+            className={status === 'Connected' ? 'text-success-text' : 'text-muted-foreground'}
           >
             {status}
           </p>

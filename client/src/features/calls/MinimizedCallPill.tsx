@@ -27,7 +27,7 @@ export function MinimizedCallPill({
           className="size-2.5 shrink-0 animate-pulse rounded-full bg-primary-foreground motion-reduce:animate-none"
         />
         <span className="truncate font-medium">{call.contactName}</span>
-        <span className="shrink-0 text-sm opacity-85">On call</span>
+        <span className="shrink-0 text-sm">On call</span>
       </button>
       <button
         type="button"

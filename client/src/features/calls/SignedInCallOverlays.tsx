@@ -1,8 +1,10 @@
 import { Suspense, lazy } from 'react';
 import { useAuth } from '../auth/useAuth';
 
-// Call screens and WebRTC code load once someone is signed in, keeping the landing page light.
-const CallOverlays = lazy(() => import('./CallOverlays').then((m) => ({ default: m.CallOverlays })));
+// Call code loads once someone is signed in, keeping the landing page light.
+const CallOverlayGate = lazy(() =>
+  import('./CallOverlayGate').then((m) => ({ default: m.CallOverlayGate })),
+);
 
 /** The call screens for signed-in users (guests get no call signalling, spec §1). */
 export function SignedInCallOverlays() {
@@ -10,7 +12,7 @@ export function SignedInCallOverlays() {
   if (!isAuthenticated) return null;
   return (
     <Suspense fallback={null}>
-      <CallOverlays />
+      <CallOverlayGate />
     </Suspense>
   );
 }

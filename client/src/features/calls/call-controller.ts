@@ -1,26 +1,19 @@
-import {
-  callServerMessageSchema,
-  type CallServerMessage,
-  type IncomingCall,
-} from '../../../../protocol/calls';
 import { displayName, type User } from '../../../../protocol/user';
-import { runBeforeAcceptCall, setCallActive } from './call-active';
+import { callServerMessageSchema, type CallServerMessage } from '../../../../protocol/calls';
+import type { ChannelSocket } from '../realtime/channel-socket';
 import {
-  callReducer,
-  currentCall,
-  IDLE,
-  isCallActive,
+  IDLE_VIEW,
+  reduceCall,
+  type CallEffect,
   type CallEvent,
   type CallInfo,
-  type CallState,
-  type EndCause,
+  type CallView,
+  type Notice,
 } from './call-state';
 import type { PeerSessionOptions } from './peer-session';
 
-export interface CallSocket {
-  send(message: { type: string } & Record<string, unknown>): boolean;
-  on(type: string, handler: (message: Record<string, unknown>) => void): () => void;
-}
+/** The part of the `/ws` connection calls use. */
+export type CallSocket = Pick<ChannelSocket, 'send' | 'on' | 'isOpen'>;
 
 export interface PeerHandle {
   start(): Promise<void>;
@@ -28,48 +21,36 @@ export interface PeerHandle {
   close(): void;
 }
 
-export interface Notice {
-  title: string;
-  description?: string;
-  variant?: 'default' | 'destructive';
-}
-
 export interface CallControllerDeps {
   socket: CallSocket;
-  self: Pick<User, 'id'>;
   createPeer(options: PeerSessionOptions): PeerHandle;
   iceServers(): Promise<RTCIceServer[]>;
   notify(notice: Notice): void;
   tones: { startRingtone(): () => void; playHangupTone(): void };
   /** A call ended or was missed: call history (and missed-call marks) changed. */
   historyChanged(): void;
+  /** Accepting a call while online in a channel first takes the user offline there (spec §4). */
+  leaveChannelVoice(): void;
+  /** The text of a failure to open the call's microphone. */
+  microphoneErrorMessage(error: unknown): string;
   now?: () => number;
   newId?: () => string;
 }
 
-export interface CallView {
-  state: CallState;
-  muted: boolean;
-}
-
-const SERVER_TYPES = [
-  'incoming_call',
-  'call_accepted',
-  'call_declined',
-  'call_ended',
-  'call_missed',
-] as const;
+/** The `/ws` messages calls listen to, read off the protocol's union rather than listed again. */
+const CALL_MESSAGE_TYPES = callServerMessageSchema.options.map((option) => option.shape.type.value);
 
 /**
- * Drives one tab's calls: turns `/ws` call messages and the user's buttons into reducer events, and
- * runs the side effects of each transition — the peer connection, the ringtone, the hangup tone,
- * toasts and the `callActive` store. Framework-free; React subscribes to `view`.
+ * Runs one tab's calls: `/ws` call messages and the user's buttons become `reduceCall` events, and
+ * the effects each step returns are carried out here — messages, the peer connection, the
+ * ringtone, tones and toasts. Framework-free; React subscribes to `getView`.
  */
 export class CallController {
-  private current: CallView = { state: IDLE, muted: false };
+  private view: CallView = IDLE_VIEW;
   private readonly listeners = new Set<() => void>();
   private peer: PeerHandle | null = null;
   private stopRingtone: (() => void) | null = null;
+  private self: string | null = null;
   /** Names this tab when accepting, so the receiver's other devices stop ringing and this one does not. */
   private readonly deviceId: string;
   private readonly now: () => number;
@@ -81,224 +62,130 @@ export class CallController {
     this.deviceId = this.newId();
   }
 
-  /** Starts listening to the socket; the returned function stops and drops any call in progress. */
-  attach(): () => void {
-    const unsubscribers = SERVER_TYPES.map((type) =>
-      this.deps.socket.on(type, (raw) => this.receive(raw)),
+  /** Listens for `selfId`'s calls; the returned function stops and drops any call in progress. */
+  attach(selfId: string): () => void {
+    this.self = selfId;
+    const offs = CALL_MESSAGE_TYPES.map((type) =>
+      this.deps.socket.on(type, (message: CallServerMessage) =>
+        this.dispatch({ type: 'server', message, now: this.now(), deviceId: this.deviceId }),
+      ),
     );
     return () => {
-      for (const unsubscribe of unsubscribers) unsubscribe();
-      const call = currentCall(this.current.state);
-      if (call) this.apply({ type: 'end', callId: call.callId, cause: 'failed' }, false);
+      for (const off of offs) off();
+      this.dispatch({ type: 'detach' });
+      this.self = null;
     };
   }
 
-  get view(): CallView {
-    return this.current;
-  }
+  getView = (): CallView => this.view;
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
 
-  getSnapshot = (): CallView => this.current;
-
   /** Places a call; does nothing while another call is on or the socket is not open (spec §5). */
-  call(user: User): void {
-    if (this.current.state.phase !== 'idle' || user.id === this.deps.self.id) return;
+  place(user: User): void {
+    if (!this.self) return;
     const callId = this.newId();
-    const roomName = `call-${callId}`;
-    const sent = this.deps.socket.send({
-      type: 'initiate_call',
-      callId,
-      callerId: this.deps.self.id,
-      receiverId: user.id,
-      roomName,
-    });
-    if (!sent) return;
     const call: CallInfo = {
       callId,
-      roomName,
+      roomName: `call-${callId}`,
       contactId: user.id,
       contactName: displayName(user),
       contactProfileImageUrl: user.profileImageUrl,
       isInitiator: true,
     };
-    this.apply({ type: 'start', call });
+    this.dispatch({
+      type: 'place',
+      call,
+      callerId: this.self,
+      socketOpen: this.deps.socket.isOpen,
+    });
   }
 
-  async accept(): Promise<void> {
-    const { state } = this.current;
-    if (state.phase !== 'incoming') return;
-    await runBeforeAcceptCall();
-    if (this.current.state !== state) return;
-    const { callId, roomName } = state.call;
-    if (
-      !this.deps.socket.send({ type: 'call_accepted', callId, roomName, deviceId: this.deviceId })
-    )
-      return;
-    this.apply({ type: 'accept', now: this.now() });
+  accept(): void {
+    this.dispatch({
+      type: 'accept',
+      now: this.now(),
+      deviceId: this.deviceId,
+      socketOpen: this.deps.socket.isOpen,
+    });
   }
 
-  decline(): void {
-    const { state } = this.current;
-    if (state.phase !== 'incoming') return;
-    this.deps.socket.send({ type: 'call_declined', callId: state.call.callId });
-    this.apply({ type: 'end', callId: state.call.callId, cause: 'declined' });
+  decline = (): void => this.dispatch({ type: 'decline' });
+  hangUp = (): void => this.dispatch({ type: 'hang_up' });
+  minimize = (): void => this.dispatch({ type: 'minimize' });
+  restore = (): void => this.dispatch({ type: 'restore' });
+  toggleMute = (): void => this.dispatch({ type: 'toggle_mute' });
+  pageHidden = (): void => this.dispatch({ type: 'page_hidden' });
+
+  dispatch(event: CallEvent): void {
+    const { view, effects } = reduceCall(this.view, event);
+    const changed = view !== this.view;
+    this.view = view;
+    for (const effect of effects) this.run(effect);
+    if (changed) for (const listener of [...this.listeners]) listener();
   }
 
-  /** Ends the call, or cancels it while it still rings at the other end. */
-  hangup(): void {
-    const call = currentCall(this.current.state);
-    if (!call || this.current.state.phase === 'incoming') return;
-    this.deps.socket.send({ type: 'call_ended', callId: call.callId });
-    this.apply({ type: 'end', callId: call.callId, cause: 'hangup' });
-  }
-
-  minimize(): void {
-    this.apply({ type: 'minimize' });
-  }
-
-  restore(): void {
-    this.apply({ type: 'restore' });
-  }
-
-  toggleMute(): void {
-    const muted = !this.current.muted;
-    this.peer?.setMuted(muted);
-    this.publish({ ...this.current, muted });
-  }
-
-  /** The tab is going away: end a live call now rather than after the server's grace period. */
-  pageHidden(): void {
-    const call = currentCall(this.current.state);
-    if (call && isCallActive(this.current.state))
-      this.deps.socket.send({ type: 'call_ended', callId: call.callId });
-  }
-
-  private receive(raw: Record<string, unknown>): void {
-    const parsed = callServerMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      console.error('Malformed call message ignored', raw);
-      return;
-    }
-    this.handle(parsed.data);
-  }
-
-  private handle(message: CallServerMessage): void {
-    const { state } = this.current;
-    const call = currentCall(state);
-    switch (message.type) {
-      case 'incoming_call':
-        this.apply({ type: 'incoming', call: incomingInfo(message) });
+  private run(effect: CallEffect): void {
+    switch (effect.kind) {
+      case 'send':
+        this.deps.socket.send(effect.message);
         return;
-      case 'call_accepted':
-        this.apply({ type: 'remote_accepted', callId: message.callId, now: this.now() });
+      case 'start_ringtone':
+        this.stopRingtone?.();
+        this.stopRingtone = this.deps.tones.startRingtone();
         return;
-      case 'call_declined':
-        if (call?.callId !== message.callId) return;
-        this.apply({ type: 'end', callId: message.callId, cause: 'declined' });
-        if (state.phase === 'outgoing')
-          this.deps.notify({ title: message.reason ?? 'Call declined' });
+      case 'stop_ringtone':
+        this.stopRingtone?.();
+        this.stopRingtone = null;
         return;
-      case 'call_ended': {
-        if (call?.callId !== message.callId) return;
-        if (
-          message.reason === 'answered_elsewhere' &&
-          message.deviceId === this.deviceId &&
-          state.phase === 'active'
-        )
-          return;
-        const elsewhere = state.phase === 'incoming';
-        this.apply({
-          type: 'end',
-          callId: message.callId,
-          cause: elsewhere ? 'answered_elsewhere' : 'remote_ended',
-        });
-        if (!elsewhere) this.deps.notify({ title: 'Call ended', description: call.contactName });
+      case 'open_peer':
+        this.openPeer(effect.call, effect.muted);
         return;
-      }
-      case 'call_missed':
-        if (call?.callId !== message.callId) return;
-        this.apply({ type: 'end', callId: message.callId, cause: 'missed' });
-        if (state.phase === 'outgoing')
-          this.deps.notify({ title: 'No answer', description: call.contactName });
-        else this.deps.notify({ title: 'Missed call', description: `From ${call.contactName}` });
+      case 'mute_peer':
+        this.peer?.setMuted(effect.muted);
+        return;
+      case 'close_peer':
+        this.peer?.close();
+        this.peer = null;
+        return;
+      case 'hangup_tone':
+        this.deps.tones.playHangupTone();
+        return;
+      case 'notify':
+        this.deps.notify(effect.notice);
+        return;
+      case 'history_changed':
+        this.deps.historyChanged();
+        return;
+      case 'leave_channel_voice':
+        this.deps.leaveChannelVoice();
         return;
     }
   }
 
-  private apply(event: CallEvent, audible = true): void {
-    const before = this.current.state;
-    const after = callReducer(before, event);
-    if (after === before) return;
-    this.effects(before, after, event.type === 'end' ? event.cause : null, audible);
-    this.publish({ state: after, muted: after.phase === 'idle' ? false : this.current.muted });
-  }
-
-  private effects(
-    before: CallState,
-    after: CallState,
-    cause: EndCause | null,
-    audible: boolean,
-  ): void {
-    if (after.phase === 'incoming' && before.phase !== 'incoming')
-      this.stopRingtone = this.deps.tones.startRingtone();
-    if (before.phase === 'incoming' && after.phase !== 'incoming') {
-      this.stopRingtone?.();
-      this.stopRingtone = null;
-    }
-    const live = isCallActive(after);
-    if (live && !this.peer) this.openPeer(currentCall(after)!);
-    if (!live && this.peer) {
-      this.peer.close();
-      this.peer = null;
-    }
-    if (isCallActive(before) && !live && audible) this.deps.tones.playHangupTone();
-    if (cause && cause !== 'answered_elsewhere') this.deps.historyChanged();
-    setCallActive(live);
-  }
-
-  private openPeer(call: CallInfo): void {
+  private openPeer(call: CallInfo, muted: boolean): void {
     const { callId } = call;
+    this.peer?.close();
     const peer = this.deps.createPeer({
       callId,
       roomName: call.roomName,
-      userId: this.deps.self.id,
+      userId: this.self ?? '',
       isInitiator: call.isInitiator,
       iceServers: () => this.deps.iceServers(),
-      onStatus: (status) => this.apply({ type: 'media', callId, status }),
-      onRoomGone: () => {
-        if (currentCall(this.current.state)?.callId !== callId) return;
-        this.apply({ type: 'end', callId, cause: 'failed' });
-        this.deps.notify({ title: 'Call ended', description: call.contactName });
-      },
-      onMicrophoneError: () =>
-        this.deps.notify({
-          title: 'Microphone Error',
-          description: 'Microphone access denied - please allow microphone permissions.',
-          variant: 'destructive',
+      onStatus: (status) => this.dispatch({ type: 'media', callId, status }),
+      onRoomGone: () => this.dispatch({ type: 'room_gone', callId }),
+      onMicrophoneError: (error) =>
+        this.dispatch({
+          type: 'microphone_failed',
+          callId,
+          message: this.deps.microphoneErrorMessage(error),
         }),
     });
     this.peer = peer;
-    peer.setMuted(this.current.muted);
+    peer.setMuted(muted);
     peer.start().catch((error: unknown) => console.error('Call audio failed to start', error));
   }
-
-  private publish(next: CallView): void {
-    this.current = next;
-    for (const listener of [...this.listeners]) listener();
-  }
-}
-
-function incomingInfo(message: IncomingCall): CallInfo {
-  return {
-    callId: message.callId,
-    roomName: message.roomName,
-    contactId: message.callerId,
-    contactName: message.callerName,
-    contactProfileImageUrl: message.callerProfileImageUrl,
-    isInitiator: false,
-  };
 }

@@ -1,16 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { CallHistoryEntry } from '../../../../protocol/calls';
+import { API_PATHS } from '../../../../protocol/api-paths';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useSyncExternalStore } from 'react';
+import { callHistoryResponseSchema } from '../../../../protocol/calls';
+import { parsedQuery } from '../../lib/query-client';
 import { useAuth } from '../auth/useAuth';
 import { readSeenMarks, unseenMissedFrom, writeSeenMark, type SeenMarks } from './missed-calls';
 
-export const CALL_HISTORY_QUERY_KEY = ['/api/calls'] as const;
+export const CALL_HISTORY_QUERY_KEY = [API_PATHS.calls] as const;
 
 /** The signed-in user's recent calls (`GET /api/calls`), newest first; refreshed when a call ends. */
 export function useCallHistory() {
   const { isAuthenticated } = useAuth();
-  return useQuery<CallHistoryEntry[]>({
+  return useQuery({
     queryKey: CALL_HISTORY_QUERY_KEY,
+    queryFn: parsedQuery(callHistoryResponseSchema),
     enabled: isAuthenticated,
   });
 }
@@ -39,12 +42,4 @@ export function useMissedCalls(): ReadonlySet<string> {
   const { data } = useCallHistory();
   const marks = useSyncExternalStore(subscribeSeen, seenMarks, seenMarks);
   return useMemo(() => unseenMissedFrom(data ?? [], marks), [data, marks]);
-}
-
-/** For the controller: refetch history after a call changed it. */
-export function useRefreshCallHistory(): () => void {
-  const client = useQueryClient();
-  return useCallback(() => {
-    client.invalidateQueries({ queryKey: CALL_HISTORY_QUERY_KEY }).catch(() => undefined);
-  }, [client]);
 }

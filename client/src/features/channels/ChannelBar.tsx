@@ -1,14 +1,18 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Hash, UserPlus } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { useAuth } from '../auth/useAuth';
 import { InviteButton } from '../invites/InviteButton';
-import { AddMembersDialog } from '../members/AddMembersDialog';
 import { MemberList } from '../members/MemberList';
-import { memberCountText } from './ChannelMenuItem';
+import { memberCountText } from './member-count';
 import { canManageChannel } from './channel-permissions';
 import { useChannel } from './useChannel';
 import { useChannelMembers } from './useChannelMembers';
+
+// The dialog's code loads when an admin first opens it.
+const AddMembersDialog = lazy(() =>
+  import('../members/AddMembersDialog').then((m) => ({ default: m.AddMembersDialog })),
+);
 
 /** Spec §2 bottom bar: channel name, member count, Invite, Add Members (admins) and member cards. */
 export function ChannelBar({ channelId }: { channelId: number }) {
@@ -16,6 +20,7 @@ export function ChannelBar({ channelId }: { channelId: number }) {
   const channel = useChannel(channelId);
   const members = useChannelMembers(channelId);
   const [adding, setAdding] = useState(false);
+  const [addingUsed, setAddingUsed] = useState(false);
   const canManage = canManageChannel(channel, user);
   const count = members.data?.length ?? channel?.memberCount ?? 0;
   const name = channel?.name ?? 'Channel';
@@ -39,7 +44,15 @@ export function ChannelBar({ channelId }: { channelId: number }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {canManage ? (
-            <Button size="sm" variant="outline" onClick={() => setAdding(true)}>
+            <Button
+              size="sm"
+              variant="outline"
+              aria-haspopup="dialog"
+              onClick={() => {
+                setAddingUsed(true);
+                setAdding(true);
+              }}
+            >
               <UserPlus aria-hidden="true" />
               Add Members
             </Button>
@@ -48,13 +61,15 @@ export function ChannelBar({ channelId }: { channelId: number }) {
         </div>
       </div>
       <MemberList channelId={channelId} selfId={user?.id ?? ''} canRemove={canManage} />
-      {canManage ? (
-        <AddMembersDialog
-          channelId={channelId}
-          channelName={name}
-          open={adding}
-          onOpenChange={setAdding}
-        />
+      {canManage && addingUsed ? (
+        <Suspense fallback={null}>
+          <AddMembersDialog
+            channelId={channelId}
+            channelName={name}
+            open={adding}
+            onOpenChange={setAdding}
+          />
+        </Suspense>
       ) : null}
     </section>
   );

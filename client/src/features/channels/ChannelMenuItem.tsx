@@ -1,16 +1,13 @@
 import { Check, Hash } from 'lucide-react';
 import type { Channel } from '../../../../protocol/channels';
 import { DropdownMenuItem } from '../../ui/DropdownMenu';
+import { memberCountText } from './member-count';
 
 export type ChannelMenuItemProps = {
   channel: Channel;
   isCurrent: boolean;
   onSelect: () => void;
 };
-
-export function memberCountText(count: number): string {
-  return `${count} ${count === 1 ? 'member' : 'members'}`;
-}
 
 /** One channel in the Channels dropdown: name, member count, a check on the current one. */
 export function ChannelMenuItem({ channel, isCurrent, onSelect }: ChannelMenuItemProps) {

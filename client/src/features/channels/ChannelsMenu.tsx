@@ -17,16 +17,18 @@ import { TopBarButton } from '../shell/TopBarButton';
 import { groupUserChannels } from './channel-groups';
 import { ChannelMenuItem } from './ChannelMenuItem';
 import { CreateChannelDialog } from './CreateChannelDialog';
+import { JoinChannelDialog } from './JoinChannelDialog';
 import { useCurrentChannel } from './current-channel';
 import { useAllChannels } from './useAllChannels';
 import { useSelectChannel } from './useSelectChannel';
 import { useUserChannels } from './useUserChannels';
 
 /** The top bar's Channels dropdown (spec §2): Created by You, Member Of, All Channels, Create New Channel. */
-export function ChannelsMenu() {
+export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   const [creating, setCreating] = useState(false);
+  const [joining, setJoining] = useState<Channel | null>(null);
   const tier = user?.subscriptionTier ?? 'free';
   const seesAll = tier !== 'free';
   const mine = useUserChannels();
@@ -41,22 +43,33 @@ export function ChannelsMenu() {
     { label: 'All Channels', channels: seesAll ? (all.data ?? []) : [] },
   ].filter((group) => group.channels.length > 0);
   const isLoading = mine.isLoading || (seesAll && all.isLoading);
+  // Spec §8: the failing query's own text, "Failed to fetch user channels / all channels".
+  const failure = mine.error ?? (seesAll ? all.error : null);
+  const pick = (channel: Channel) => {
+    if (myIds.has(channel.id)) select.mutate({ channel, isMember: true });
+    else setJoining(channel);
+  };
 
   return (
     <>
-      <DropdownMenu>
+      <DropdownMenu defaultOpen={defaultOpen}>
         <DropdownMenuTrigger asChild>
           <TopBarButton icon={Hash} label="Channels" />
         </DropdownMenuTrigger>
         <DropdownMenuContent className="w-[min(20rem,calc(100vw-1rem))]" aria-label="Channels">
+          {/* A menu must hold menu items (axe `aria-required-children`): status lines are disabled items. */}
           {isLoading ? (
-            <Spinner size="sm" label="Loading channels" className="px-2.5 py-2" />
-          ) : mine.isError ? (
-            <p role="alert" className="px-2.5 py-2 text-sm text-destructive-text">
-              Failed to fetch user channels
-            </p>
+            <DropdownMenuItem variant="status">
+              <Spinner size="sm" label="Loading channels" />
+            </DropdownMenuItem>
+          ) : failure && groups.length === 0 ? (
+            <DropdownMenuItem variant="status">
+              <span role="alert" className="text-destructive-text">
+                {failure.message}
+              </span>
+            </DropdownMenuItem>
           ) : groups.length === 0 ? (
-            <p className="px-2.5 py-2 text-sm text-muted-foreground">No channels available</p>
+            <DropdownMenuItem variant="status">No channels available</DropdownMenuItem>
           ) : (
             groups.map((group, index) => (
               <Fragment key={group.label}>
@@ -68,13 +81,20 @@ export function ChannelsMenu() {
                       key={channel.id}
                       channel={channel}
                       isCurrent={channel.id === channelId}
-                      onSelect={() => select.mutate({ channel, isMember: myIds.has(channel.id) })}
+                      onSelect={() => pick(channel)}
                     />
                   ))}
                 </DropdownMenuGroup>
               </Fragment>
             ))
           )}
+          {failure && groups.length > 0 ? (
+            <DropdownMenuItem variant="status">
+              <span role="alert" className="text-destructive-text">
+                {failure.message}
+              </span>
+            </DropdownMenuItem>
+          ) : null}
           {isAdminTier(tier) ? (
             <>
               <DropdownMenuSeparator />
@@ -89,6 +109,16 @@ export function ChannelsMenu() {
           ) : null}
         </DropdownMenuContent>
       </DropdownMenu>
+      <JoinChannelDialog
+        channel={joining}
+        isJoining={select.isPending}
+        onJoin={(channel) =>
+          select.mutate({ channel, isMember: false }, { onSettled: () => setJoining(null) })
+        }
+        onOpenChange={(open) => {
+          if (!open) setJoining(null);
+        }}
+      />
       <CreateChannelDialog
         open={creating}
         onOpenChange={setCreating}

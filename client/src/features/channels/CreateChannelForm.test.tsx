@@ -39,12 +39,20 @@ afterEach(() => {
 });
 
 describe('CreateChannelForm', () => {
+  it('says nothing on an untouched form, even after focus leaves it', () => {
+    serve(() => Response.json({}));
+    const { input, submit } = renderForm();
+    fireEvent.focus(input);
+    fireEvent.blur(input);
+    expect(screen.queryByText('Channel name cannot be empty')).toBeNull();
+    expect(submit.hasAttribute('disabled')).toBe(true);
+  });
+
   it('cannot be submitted empty and says why', () => {
     const calls = serve(() => Response.json({}));
     const { input, submit } = renderForm();
     expect(submit.hasAttribute('disabled')).toBe(true);
     fireEvent.change(input, { target: { value: '   ' } });
-    fireEvent.blur(input);
     expect(screen.getByText('Channel name cannot be empty')).toBeTruthy();
     expect(submit.hasAttribute('disabled')).toBe(true);
     fireEvent.submit(input.closest('form')!);

@@ -17,7 +17,8 @@ export type CreateChannelFormProps = {
 
 /**
  * The channel name form of the Create New Channel dialog and of Settings (spec §5): the name is
- * trimmed, an empty one says "Channel name cannot be empty" and cannot be submitted.
+ * trimmed, an empty one cannot be submitted. "Channel name cannot be empty" shows once the user
+ * typed something blank or tried to submit — never in red on a form nobody has touched yet.
  */
 export function CreateChannelForm({
   onCreated,
@@ -25,19 +26,20 @@ export function CreateChannelForm({
 }: CreateChannelFormProps) {
   const id = useId();
   const [name, setName] = useState('');
-  const [touched, setTouched] = useState(false);
+  /** The user typed into the field or tried to submit: only then is emptiness their mistake. */
+  const [dirty, setDirty] = useState(false);
   const createChannel = useCreateChannel();
   const isEmpty = name.trim() === '';
-  const showEmpty = touched && isEmpty;
+  const showEmpty = dirty && isEmpty;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setTouched(true);
+    setDirty(true);
     if (isEmpty || createChannel.isPending) return;
     createChannel.mutate(name, {
       onSuccess: (channel) => {
         setName('');
-        setTouched(false);
+        setDirty(false);
         onCreated?.(channel);
       },
     });
@@ -55,8 +57,10 @@ export function CreateChannelForm({
           autoComplete="off"
           aria-invalid={showEmpty || undefined}
           aria-describedby={showEmpty ? `${id}-error` : undefined}
-          onChange={(event) => setName(event.target.value)}
-          onBlur={() => setTouched(true)}
+          onChange={(event) => {
+            setName(event.target.value);
+            setDirty(true);
+          }}
         />
         {showEmpty ? (
           <p id={`${id}-error`} role="alert" className="text-sm text-destructive-text">

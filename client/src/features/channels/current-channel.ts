@@ -38,3 +38,10 @@ export function useCurrentChannel(): CurrentChannel {
   );
   return { channelId, setChannelId: setCurrentChannelId };
 }
+
+/** The store as one object, for framework-free code (presence, the session). */
+export const currentChannel = {
+  get: getCurrentChannelId,
+  set: setCurrentChannelId,
+  subscribe: subscribeCurrentChannel,
+};

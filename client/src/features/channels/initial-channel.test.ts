@@ -33,6 +33,22 @@ describe('chooseInitialChannel', () => {
     ).toBeNull();
   });
 
+  it('returns to the last channel the user had open, if they still belong to it', () => {
+    expect(
+      chooseInitialChannel({ requestedChannelId: null, channels, tier: 'admin', lastChannelId: 7 }),
+    ).toBe(7);
+    expect(
+      chooseInitialChannel({ requestedChannelId: null, channels, tier: 'free', lastChannelId: 7 }),
+    ).toBe(7);
+    expect(
+      chooseInitialChannel({ requestedChannelId: null, channels, tier: 'admin', lastChannelId: 9 }),
+    ).toBeNull();
+    // An invitation still wins over habit.
+    expect(
+      chooseInitialChannel({ requestedChannelId: 3, channels, tier: 'admin', lastChannelId: 7 }),
+    ).toBe(3);
+  });
+
   it('has nothing to choose from an empty list', () => {
     expect(
       chooseInitialChannel({ requestedChannelId: null, channels: [], tier: 'free' }),

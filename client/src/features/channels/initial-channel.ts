@@ -7,22 +7,29 @@ export type InitialChannelInput = {
   /** The user's own channels. */
   channels: readonly Pick<Channel, 'id'>[];
   tier: SubscriptionTier;
+  /** The channel the user had open last time in this browser (`last-channel.ts`). */
+  lastChannelId?: number | null;
 };
 
 /**
  * Spec §4 "Initial channel choice": a requested channel is used if the user belongs to it, or if the
- * list is empty (it may simply not include a just-accepted invite yet). Otherwise non-admins get their
- * first channel and admins none — they manage several channels and pick one themselves.
+ * list is empty (it may simply not include a just-accepted invite yet). Then the channel the user
+ * had open last time, if they still belong to it (decision 016: "no automatic default" is about
+ * the first choice, not every reload). Otherwise non-admins get their first channel and admins
+ * none — they manage several channels and pick one themselves.
  */
 export function chooseInitialChannel({
   requestedChannelId,
   channels,
   tier,
+  lastChannelId = null,
 }: InitialChannelInput): number | null {
   if (requestedChannelId !== null) {
     if (channels.length === 0 || channels.some((channel) => channel.id === requestedChannelId))
       return requestedChannelId;
   }
+  if (lastChannelId !== null && channels.some((channel) => channel.id === lastChannelId))
+    return lastChannelId;
   if (isAdminTier(tier)) return null;
   return channels[0]?.id ?? null;
 }

@@ -1,7 +1,8 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Channel } from '../../../../protocol/channels';
-import type { AcceptInviteResponse } from '../../../../protocol/invites';
+import { acceptInviteResponseSchema } from '../../../../protocol/invites';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { useAuth } from '../auth/useAuth';
@@ -9,6 +10,7 @@ import { clearChannelEntry, readChannelEntry } from './channel-entry';
 import { invalidateChannelQueries, userChannelsKey } from './channel-queries';
 import { getCurrentChannelId, setCurrentChannelId } from './current-channel';
 import { chooseInitialChannel } from './initial-channel';
+import { readLastChannel } from './last-channel';
 import { serverMessage } from './server-message';
 import { useUserChannels } from './useUserChannels';
 
@@ -18,9 +20,9 @@ const redeeming = new Map<string, Promise<number>>();
 function redeemInvite(token: string): Promise<number> {
   const existing = redeeming.get(token);
   if (existing) return existing;
-  const pending = apiJson<AcceptInviteResponse>('POST', '/api/invite/accept', { token }).then(
-    (response) => response.channelId,
-  );
+  const pending = apiJson(acceptInviteResponseSchema, 'POST', API_PATHS.inviteAccept, {
+    token,
+  }).then((response) => response.channelId);
   redeeming.set(token, pending);
   return pending;
 }
@@ -44,6 +46,7 @@ export function useChannelEntry(): void {
   const inviteStarted = useRef(false);
   const previousIds = useRef<number[]>([]);
   const tier = user?.subscriptionTier;
+  const userId = user?.id;
   const list = channels.data;
 
   // An invite link: redeem it, then connect to its channel regardless of the cached list.
@@ -69,6 +72,7 @@ export function useChannelEntry(): void {
               requestedChannelId: null,
               channels: loaded,
               tier: user.subscriptionTier,
+              lastChannelId: readLastChannel(user.id),
             }),
           );
         toast({
@@ -81,20 +85,25 @@ export function useChannelEntry(): void {
 
   // No invite token: the requested channel or the default, once the user's channels are known.
   useEffect(() => {
-    if (entryDone.current || inviteStarted.current || !list || !tier) return;
+    if (entryDone.current || inviteStarted.current || !list || !tier || !userId) return;
     entryDone.current = true;
     if (getCurrentChannelId() !== null) return;
     const { channelId: requested } = readChannelEntry(
       window.location.search,
       window.sessionStorage,
     );
-    const chosen = chooseInitialChannel({ requestedChannelId: requested, channels: list, tier });
+    const chosen = chooseInitialChannel({
+      requestedChannelId: requested,
+      channels: list,
+      tier,
+      lastChannelId: readLastChannel(userId),
+    });
     if (requested !== null && chosen === requested) connected(chosen);
     else {
       clearChannelEntry(window.sessionStorage, window.location, window.history);
       setCurrentChannelId(chosen);
     }
-  }, [list, tier]);
+  }, [list, tier, userId]);
 
   // Later changes of the list: when the current channel left it (removed, deleted), or a non-admin
   // without a channel got one (added by an admin), apply the default choice again.

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ChannelMember } from '../../../../protocol/channels';
-import { CHANNEL_POLL_MS, channelMembersKey } from './channel-queries';
+import { CHANNEL_POLL_MS, channelMembersQuery } from './channel-queries';
 
-/** A channel's members, polled every 5 s until the presence socket pushes updates in between. */
+/**
+ * A channel's members, polled every 5 s; the socket pushes updates in between. A failure raises
+ * "Failed to fetch members" (spec §8).
+ */
 export function useChannelMembers(channelId: number | null) {
-  return useQuery<ChannelMember[]>({
-    queryKey: channelMembersKey(channelId ?? 0),
+  return useQuery({
+    ...channelMembersQuery(channelId ?? 0),
     enabled: channelId !== null,
     refetchInterval: CHANNEL_POLL_MS,
   });

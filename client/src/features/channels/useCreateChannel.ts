@@ -1,5 +1,6 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Channel } from '../../../../protocol/channels';
+import { channelSchema } from '../../../../protocol/channels';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { invalidateChannelQueries } from './channel-queries';
@@ -8,7 +9,8 @@ import { invalidateChannelQueries } from './channel-queries';
 export function useCreateChannel() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => apiJson<Channel>('POST', '/api/channels', { name: name.trim() }),
+    mutationFn: (name: string) =>
+      apiJson(channelSchema, 'POST', API_PATHS.channels, { name: name.trim() }),
     onSuccess: () => invalidateChannelQueries(queryClient),
     onError: () =>
       toast({ title: 'Error', description: 'Failed to create channel', variant: 'destructive' }),

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Channel } from '../../../../protocol/channels';
 import { apiRequest } from '../../lib/query-client';
@@ -20,7 +21,9 @@ export function useSelectChannel() {
   return useMutation({
     mutationFn: async ({ channel, isMember }: SelectChannelInput) => {
       if (!isMember && user) {
-        await apiRequest('POST', `/api/channels/${channel.id}/members`, { userId: user.id });
+        await apiRequest('POST', apiPath(API_PATHS.channelMembers, { id: channel.id }), {
+          userId: user.id,
+        });
         await invalidateChannelQueries(queryClient, channel.id);
       }
       return channel.id;

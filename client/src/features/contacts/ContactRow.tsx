@@ -1,17 +1,22 @@
-import { Phone, PhoneMissed } from 'lucide-react';
+import { Phone, PhoneMissed, UserMinus, UserPlus } from 'lucide-react';
 import { displayName, type User } from '../../../../protocol/user';
 import { Badge } from '../../ui/Badge';
+import { BusyIcon } from '../../ui/BusyIcon';
 import { Button } from '../../ui/Button';
-import { useMissedCalls } from '../calls/useCallHistory';
+import { callController } from '../calls/call-runtime';
+import { markMissedCallsSeen, useMissedCalls } from '../calls/useCallHistory';
 import { UserAvatar } from '../members/UserAvatar';
-import { startCall } from './call-action';
+import { useContactChange } from './useContactChange';
 
 export type ContactRowProps = { user: User; isContact: boolean };
 
-/** One person in the Contacts list, with the call button (spec §2). */
+/** One person in the Contacts list: the call button (spec §2), and add to / remove from contacts. */
 export function ContactRow({ user, isContact }: ContactRowProps) {
   const name = displayName(user);
   const missed = useMissedCalls().has(user.id);
+  const change = useContactChange();
+  // Contacts are added by e-mail (spec §3); someone without one can only be called.
+  const canChange = isContact || Boolean(user.email);
   return (
     <li className="flex items-center gap-3 rounded-lg px-2 py-1.5 hover:bg-accent/60">
       <UserAvatar name={name} imageUrl={user.profileImageUrl} />
@@ -28,12 +33,33 @@ export function ContactRow({ user, isContact }: ContactRowProps) {
         </Badge>
       ) : null}
       {isContact ? <Badge variant="secondary">Contact</Badge> : null}
+      {canChange ? (
+        <Button
+          size="icon"
+          variant="ghost"
+          aria-label={isContact ? `Remove ${name} from contacts` : `Add ${name} to contacts`}
+          disabled={change.isPending}
+          className="text-muted-foreground"
+          onClick={() => change.mutate({ user, add: !isContact })}
+        >
+          {change.isPending ? (
+            <BusyIcon />
+          ) : isContact ? (
+            <UserMinus aria-hidden="true" />
+          ) : (
+            <UserPlus aria-hidden="true" />
+          )}
+        </Button>
+      ) : null}
       <Button
         size="icon"
         variant="ghost"
         aria-label={`Call ${name}`}
         className="text-primary"
-        onClick={() => startCall(user)}
+        onClick={() => {
+          markMissedCallsSeen(user.id);
+          callController.place(user);
+        }}
       >
         <Phone aria-hidden="true" />
       </Button>

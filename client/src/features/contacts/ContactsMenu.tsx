@@ -13,8 +13,8 @@ import { useContacts } from './useContacts';
 import { useImportContacts } from './useImportContacts';
 
 /** The top bar's Contacts dropdown: every other user with a call button, and Import (spec §2). */
-export function ContactsMenu() {
-  const [open, setOpen] = useState(false);
+export function ContactsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>

@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
@@ -14,7 +15,7 @@ export function useImportContacts() {
       const contacts = await pickContactsOrExplain('Import cancelled');
       if (!contacts) return;
       const summary = await importAll(contacts, (email) =>
-        apiRequest('POST', '/api/contacts', { email }),
+        apiRequest('POST', API_PATHS.contacts, { email }),
       );
       toast({ title: 'Contacts imported', description: formatImportSummary(summary) });
     },

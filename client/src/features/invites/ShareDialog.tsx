@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Check, Copy, Share2 } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import {
@@ -14,36 +13,23 @@ import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { useAuth } from '../auth/useAuth';
 import { canManageChannel } from '../channels/channel-permissions';
-import { useCurrentChannel } from '../channels/current-channel';
 import { useChannel } from '../channels/useChannel';
-import { TopBarButton } from '../shell/TopBarButton';
 import { useCopyText } from './useCopyText';
 import { LiveInvitesList } from './LiveInvitesList';
 import { useInviteLink } from './useInviteLink';
 
-/** The top bar's Share: an invite-link dialog with Share (native sheet) and Copy Link (spec §2). */
-export function ShareDialog() {
-  const { channelId } = useCurrentChannel();
-  const [open, setOpen] = useState(false);
+export type ShareDialogProps = {
+  channelId: number;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+};
 
-  const openDialog = () => {
-    if (channelId === null) {
-      toast({
-        title: 'No channel selected',
-        description: 'Please select a channel first before inviting members',
-      });
-      return;
-    }
-    setOpen(true);
-  };
-
+/** The invite-link dialog with Share (native sheet) and Copy Link (spec §2). */
+export function ShareDialog({ channelId, open, onOpenChange }: ShareDialogProps) {
   return (
-    <>
-      <TopBarButton icon={Share2} label="Share" onClick={openDialog} aria-haspopup="dialog" />
-      <Dialog open={open && channelId !== null} onOpenChange={setOpen}>
-        <DialogContent>{open ? <ShareContent channelId={channelId} /> : null}</DialogContent>
-      </Dialog>
-    </>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>{open ? <ShareContent channelId={channelId} /> : null}</DialogContent>
+    </Dialog>
   );
 }
 
@@ -83,7 +69,7 @@ function ShareContent({ channelId }: { channelId: number | null }) {
         <Spinner label="Creating invite link" className="py-2" />
       ) : link.isError ? (
         <p role="alert" className="text-sm text-destructive-text">
-          Failed to fetch invite
+          {link.error.message}
         </p>
       ) : (
         <div className="grid gap-2">

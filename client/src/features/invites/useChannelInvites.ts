@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPath, API_PATHS } from '../../../../protocol/api-paths';
-import type { ChannelInvite } from '../../../../protocol/invites';
-import { apiJson } from '../../lib/query-client';
+import { channelInvitesResponseSchema } from '../../../../protocol/invites';
+import { apiRequest, parsedQuery } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { serverMessage } from '../channels/server-message';
 
@@ -9,7 +9,12 @@ const invitesKey = (channelId: number) => [apiPath(API_PATHS.channelInvites, { i
 
 /** A channel admin's view of the channel's live invite links (never their tokens). */
 export function useChannelInvites(channelId: number, enabled: boolean) {
-  return useQuery<ChannelInvite[]>({ queryKey: invitesKey(channelId), enabled, staleTime: 0 });
+  return useQuery({
+    queryKey: invitesKey(channelId),
+    queryFn: parsedQuery(channelInvitesResponseSchema),
+    enabled,
+    staleTime: 0,
+  });
 }
 
 /** `DELETE /api/channels/{id}/invites/{inviteId}`: the link stops working at once. */
@@ -17,7 +22,7 @@ export function useRevokeInvite(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (inviteId: number) =>
-      apiJson('DELETE', apiPath(API_PATHS.channelInvite, { id: channelId, inviteId })),
+      apiRequest('DELETE', apiPath(API_PATHS.channelInvite, { id: channelId, inviteId })),
     onSuccess: () => toast({ title: 'Invite link revoked' }),
     onError: (error) =>
       toast({ title: 'Could not revoke the link', description: serverMessage(error), variant: 'destructive' }),

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
@@ -24,7 +25,7 @@ export function useContactPickerInvite(channelId: number | null) {
       const contacts = await pickContactsOrExplain('Invitation cancelled');
       if (!contacts) return;
       const summary = await inviteAll(contacts, (email) =>
-        apiRequest('POST', `/api/channels/${channelId}/members`, { email }),
+        apiRequest('POST', apiPath(API_PATHS.channelMembers, { id: channelId }), { email }),
       );
       toast({ title: 'Invitations sent', description: formatInviteSummary(summary) });
     },

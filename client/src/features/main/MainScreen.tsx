@@ -1,39 +1,39 @@
 import { isAdminTier } from '../../../../protocol/user';
 import { useAuth } from '../auth/useAuth';
-import { useCallActive } from '../calls/call-active';
 import { ChannelBar } from '../channels/ChannelBar';
-import { ChannelsMenu } from '../channels/ChannelsMenu';
 import { useCurrentChannel } from '../channels/current-channel';
 import { useChannelEntry } from '../channels/useChannelEntry';
-import { ContactsMenu } from '../contacts/ContactsMenu';
-import { ShareDialog } from '../invites/ShareDialog';
-import { PresenceRuntime } from '../presence/PresenceRuntime';
+import { ShareButton } from '../invites/ShareButton';
+import { Hash, Users } from 'lucide-react';
 import { AppLayout } from '../shell/AppLayout';
+import { DeferredTopBarMenu } from '../shell/DeferredTopBarMenu';
 import { UsageAlertBanner } from '../usage/UsageAlertBanner';
 import { NoChannelPrompt } from './NoChannelPrompt';
 import { TopBarStatusSlot } from './TopBarStatusSlot';
 import { VoiceControlsSlot } from './VoiceControlsSlot';
 
+// The menus' code loads just after the screen first renders (issue 13: a smaller first load).
+const loadContactsMenu = () => import('../contacts/ContactsMenu').then((m) => m.ContactsMenu);
+const loadChannelsMenu = () => import('../channels/ChannelsMenu').then((m) => m.ChannelsMenu);
+
 /**
  * The signed-in main screen (spec §2): top bar menus, the voice area (owned by the presence and
- * voice features through the slot components) and the current channel's bar at the bottom.
+ * voice features through the slot components) and the current channel's bar at the bottom. It only
+ * renders: presence and voice run in the signed-in session, whichever screen is open.
  */
 export function MainScreen() {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   useChannelEntry();
   const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
-  const callActive = useCallActive();
 
   return (
     <AppLayout
       status={<TopBarStatusSlot />}
-      contacts={<ContactsMenu />}
-      channels={<ChannelsMenu />}
-      share={<ShareDialog />}
+      contacts={<DeferredTopBarMenu icon={Users} label="Contacts" load={loadContactsMenu} />}
+      channels={<DeferredTopBarMenu icon={Hash} label="Channels" load={loadChannelsMenu} />}
+      share={<ShareButton />}
     >
-      {/* Presence runs on the whole main screen: pokes and pushes arrive with no channel open too. */}
-      <PresenceRuntime channelId={channelId} callActive={callActive} />
       <UsageAlertBanner />
       {channelId === null ? (
         <NoChannelPrompt isAdmin={isAdmin} />

@@ -1,16 +1,14 @@
 import { useId } from 'react';
-import { useCallActive } from '../calls/call-active';
+import { useCallActive } from '../calls/useCallView';
 import { useCurrentChannel } from '../channels/current-channel';
 import { OnlineButton } from '../presence/OnlineButton';
 import { SocketStatusNote } from '../presence/SocketStatusNote';
 import { usePresence } from '../presence/usePresence';
-import { ChannelVoiceRuntime } from '../voice/useChannelVoice';
 import { VoiceControls } from '../voice/VoiceControls';
 
 /**
  * The voice area of the main screen: the big ONLINE / OFFLINE button with the live connection's
- * state under it, then Mute Self, Mute Channel and the voice room's notes. The voice room runs here,
- * while a channel is shown.
+ * state under it, then Mute Self, Mute Channel and the voice room's notes.
  */
 export function VoiceControlsSlot() {
   const { channelId } = useCurrentChannel();
@@ -20,7 +18,6 @@ export function VoiceControlsSlot() {
 
   return (
     <div className="flex flex-col items-center gap-5">
-      <ChannelVoiceRuntime />
       <OnlineButton
         disabled={channelId === null || callActive || (!online && !socketOpen)}
         describedBy={noteId}

@@ -51,8 +51,18 @@ function CandidateList({ channelId }: { channelId: number }) {
   const [adding, setAdding] = useState<string | null>(null);
 
   if (users.isLoading || members.isLoading) return <Spinner label="Loading" className="py-4" />;
-  if (users.isError || members.isError)
-    return <p className="text-sm text-destructive-text">Could not load users.</p>;
+  if (members.isError)
+    return (
+      <p role="alert" className="text-sm text-destructive-text">
+        {members.error.message}
+      </p>
+    );
+  if (users.isError)
+    return (
+      <p role="alert" className="text-sm text-destructive-text">
+        Could not load users.
+      </p>
+    );
 
   const memberIds = new Set((members.data ?? []).map((member) => member.userId));
   const candidates = (users.data ?? []).filter((user) => !memberIds.has(user.id));

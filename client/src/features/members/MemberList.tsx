@@ -10,7 +10,7 @@ import { useRemoveMember } from './useRemoveMember';
 export type MemberListProps = {
   channelId: number;
   selfId: string;
-  /** Whether the remove button shows on other members (channel admins). */
+  /** Whether the remove button shows on other members (channel admins), never on the creator. */
   canRemove: boolean;
 };
 
@@ -34,7 +34,7 @@ export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
   if (members.isError)
     return (
       <p role="alert" className="py-3 text-sm text-destructive-text">
-        Failed to fetch members
+        {members.error.message}
       </p>
     );
 
@@ -51,7 +51,10 @@ export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
           key={member.id}
           member={member}
           isSelf={member.id === selfId}
-          onRemove={canRemove && member.id !== selfId ? remove : undefined}
+          // The channel's admin (its creator) cannot be removed (DESIGN §3), so offer no button that fails.
+          onRemove={
+            canRemove && member.id !== selfId && member.role !== 'admin' ? remove : undefined
+          }
           isRemoving={removeMember.isPending && removing === member.id}
           isAudible={audible.has(member.id)}
         />

@@ -1,5 +1,6 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChannelMember } from '../../../../protocol/channels';
+import { channelMemberSchema } from '../../../../protocol/channels';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { invalidateChannelQueries } from '../channels/channel-queries';
@@ -13,7 +14,9 @@ export function useAddMember(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) =>
-      apiJson<ChannelMember>('POST', `/api/channels/${channelId}/members`, { userId }),
+      apiJson(channelMemberSchema, 'POST', apiPath(API_PATHS.channelMembers, { id: channelId }), {
+        userId,
+      }),
     onSettled: () => invalidateChannelQueries(queryClient, channelId),
     onError: (error) =>
       toast({

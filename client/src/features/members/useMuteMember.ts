@@ -1,5 +1,6 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChannelMember } from '../../../../protocol/channels';
+import { channelMemberSchema } from '../../../../protocol/channels';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { invalidateChannelQueries } from '../channels/channel-queries';
@@ -12,9 +13,10 @@ export function useMuteMember(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ memberId, muted }: MuteInput) =>
-      apiJson<ChannelMember>(
+      apiJson(
+        channelMemberSchema,
         muted ? 'POST' : 'DELETE',
-        `/api/channels/${channelId}/members/${encodeURIComponent(memberId)}/mute`,
+        apiPath(API_PATHS.channelMemberMute, { id: channelId, memberId }),
       ),
     onSettled: () => invalidateChannelQueries(queryClient, channelId),
     onError: (error, { muted }) =>

@@ -1,5 +1,6 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation } from '@tanstack/react-query';
-import type { PokeResponse } from '../../../../protocol/channels';
+import { pokeResponseSchema } from '../../../../protocol/channels';
 import { apiJson, errorStatus } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { serverMessage } from '../channels/server-message';
@@ -8,9 +9,10 @@ import { serverMessage } from '../channels/server-message';
 export function usePokeMember(channelId: number) {
   return useMutation({
     mutationFn: (memberId: string) =>
-      apiJson<PokeResponse>(
+      apiJson(
+        pokeResponseSchema,
         'POST',
-        `/api/channels/${channelId}/members/${encodeURIComponent(memberId)}/poke`,
+        apiPath(API_PATHS.channelMemberPoke, { id: channelId, memberId }),
       ),
     onSuccess: (response) => toast({ title: response.message }),
     onError: (error) =>

@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
@@ -8,7 +9,7 @@ export function useRemoveMember(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (memberId: string) =>
-      apiRequest('DELETE', `/api/channels/${channelId}/members/${encodeURIComponent(memberId)}`),
+      apiRequest('DELETE', apiPath(API_PATHS.channelMember, { id: channelId, memberId })),
     onSettled: () => invalidateChannelQueries(queryClient, channelId),
     onError: () => toast({ title: 'Failed to remove member', variant: 'destructive' }),
   });

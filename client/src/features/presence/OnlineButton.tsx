@@ -1,7 +1,7 @@
 import { MicOff, Moon, Power, Radio } from 'lucide-react';
 import { useRef } from 'react';
 import { cn } from '../../lib/cn';
-import { holdToTalkActive, pressToTalk, releaseToTalk } from './hold-control';
+import { holdControl } from './hold-control';
 import { RELEASE_HOLD_MS } from './talk-mode';
 import { toggleOnline, usePresence } from './usePresence';
 
@@ -23,12 +23,12 @@ export function OnlineButton({ disabled = false, describedBy }: OnlineButtonProp
   // In hold mode a long press talks; only a short tap toggles online/offline.
   const pressedAt = useRef<number | null>(null);
   const onPointerDown = () => {
-    if (!holdToTalkActive()) return;
+    if (!holdControl.active()) return;
     pressedAt.current = performance.now();
-    pressToTalk();
+    holdControl.press();
   };
   const onPointerEnd = () => {
-    if (pressedAt.current !== null) releaseToTalk();
+    if (pressedAt.current !== null) holdControl.release();
   };
   const onClick = () => {
     const heldFor = pressedAt.current === null ? 0 : performance.now() - pressedAt.current;

@@ -1,18 +1,27 @@
 import { useId } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
 import type { TalkMode } from './online-state';
-import { setTalkMode } from './talk-mode';
+import { setHeadsetTalk, setTalkMode } from './talk-mode';
 import { usePresence } from './usePresence';
 
 const OPTIONS: { mode: TalkMode; label: string; help: string }[] = [
   { mode: 'toggle', label: 'Toggle', help: 'ONLINE opens your microphone until you tap again.' },
-  { mode: 'hold', label: 'Hold to talk', help: 'ONLINE lets you hear; hold Space or the big button to talk.' },
+  {
+    mode: 'hold',
+    label: 'Hold to talk',
+    help: 'ONLINE lets you hear; hold Space or the big button to talk.',
+  },
 ];
 
-/** Settings: choose between the spec's toggle and walkie-talkie hold-to-talk. */
+/**
+ * Settings: choose between the spec's toggle and walkie-talkie hold-to-talk, and whether a
+ * headset's play/pause button may mute or talk (off by default: a stray press must never open the
+ * microphone in open talk mode).
+ */
 export function TalkModeCard() {
-  const { talkMode } = usePresence();
+  const { talkMode, headsetTalk } = usePresence();
   const name = useId();
+  const headsetId = useId();
   return (
     <Card>
       <CardHeader>
@@ -42,6 +51,23 @@ export function TalkModeCard() {
             </label>
           ))}
         </fieldset>
+        <div className="mt-4 flex items-start gap-3 rounded-lg border border-border p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
+          <input
+            id={headsetId}
+            type="checkbox"
+            checked={headsetTalk}
+            onChange={(event) => setHeadsetTalk(event.target.checked)}
+            aria-describedby={`${headsetId}-help`}
+            className="mt-1 accent-[var(--primary)]"
+          />
+          <label htmlFor={headsetId} className="cursor-pointer">
+            <span className="block font-medium">Headset button</span>
+            <span id={`${headsetId}-help`} className="block text-sm text-muted-foreground">
+              A headset&apos;s play/pause button mutes and unmutes you (Toggle) or holds to talk
+              (Hold to talk). Off unless you turn it on.
+            </span>
+          </label>
+        </div>
       </CardContent>
     </Card>
   );

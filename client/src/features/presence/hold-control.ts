@@ -1,15 +1,27 @@
+import type { PresenceStore } from './presence-store';
 import { presenceStore } from './presence-store';
 import { HoldGesture } from './talk-mode';
 
-/** The tab's one hold gesture: the big button, the Space key and a headset all drive it. */
-const gesture = new HoldGesture((holding) => presenceStore.dispatch({ type: 'hold', holding }));
-
-export const pressToTalk = () => gesture.press();
-export const releaseToTalk = () => gesture.release();
-export const cancelHold = () => gesture.cancel();
-
-/** True when holding-to-talk applies right now: online in hold mode. */
-export function holdToTalkActive(): boolean {
-  const { online, talkMode } = presenceStore.state;
-  return online && talkMode === 'hold';
+/** The hold gesture of one presence store: the big button, the Space key and a headset drive it. */
+export interface HoldControl {
+  press(): void;
+  release(): void;
+  cancel(): void;
+  /** Holding-to-talk applies right now: online in hold mode. */
+  active(): boolean;
+  holding(): boolean;
 }
+
+export function createHoldControl(store: PresenceStore): HoldControl {
+  const gesture = new HoldGesture((holding) => store.dispatch({ type: 'hold', holding }));
+  return {
+    press: () => gesture.press(),
+    release: () => gesture.release(),
+    cancel: () => gesture.cancel(),
+    active: () => store.state.online && store.state.talkMode === 'hold',
+    holding: () => store.state.holding,
+  };
+}
+
+/** The tab's one hold gesture. */
+export const holdControl: HoldControl = createHoldControl(presenceStore);

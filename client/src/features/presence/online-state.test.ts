@@ -1,9 +1,11 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import {
   initialOnlineState,
   isFullDuplexConnected,
   reduceOnline,
   TOASTS,
+  wantsToTransmit,
   type OnlineEvent,
   type OnlineState,
 } from './online-state';
@@ -20,7 +22,12 @@ function run(state: OnlineState, ...events: OnlineEvent[]) {
 }
 
 const sent = (type: string, channelId: number) => ({ kind: 'send', message: { type, channelId } });
+const joined = (channelId: number, listening: boolean) => ({
+  kind: 'send',
+  message: { type: 'join_channel', channelId, listening },
+});
 const shown = (toast: object) => ({ kind: 'toast', toast });
+const onAir: OnlineEvent = { type: 'voice', onAir: true };
 
 /** Socket open, channel 7 joined, offline. */
 const ready = run(
@@ -28,25 +35,24 @@ const ready = run(
   { type: 'socket', open: true },
   { type: 'select_channel', channelId: 7 },
 ).state;
-const online = run(ready, { type: 'toggle_online' }).state;
+/** Online in channel 7, the voice room carrying the microphone. */
+const online = run(ready, { type: 'toggle_online' }, onAir).state;
 
 describe('channel socket membership', () => {
-  it('joins the selected channel once the socket opens, not before', () => {
+  it('joins the selected channel, not listening, once the socket opens, not before', () => {
     const selected = run(initialOnlineState, { type: 'select_channel', channelId: 7 });
     expect(selected.effects).toEqual([]);
-    expect(run(selected.state, { type: 'socket', open: true }).effects).toEqual([
-      sent('join_channel', 7),
-    ]);
+    expect(run(selected.state, { type: 'socket', open: true }).effects).toEqual([joined(7, false)]);
   });
 
   it('leaves the old channel and joins the new one on a switch', () => {
     expect(run(ready, { type: 'select_channel', channelId: 8 }).effects).toEqual([
       sent('leave_channel', 7),
-      sent('join_channel', 8),
+      joined(8, false),
     ]);
   });
 
-  it('leaves when the selection is cleared or the controls unmount', () => {
+  it('leaves when the selection is cleared or the session ends', () => {
     expect(run(ready, { type: 'select_channel', channelId: null }).effects).toEqual([
       sent('leave_channel', 7),
     ]);
@@ -58,28 +64,40 @@ describe('channel socket membership', () => {
     expect(dropped.effects).toEqual([]);
     const switched = run(dropped.state, { type: 'select_channel', channelId: 9 });
     expect(switched.effects).toEqual([]);
-    expect(run(switched.state, { type: 'socket', open: true }).effects).toEqual([
-      sent('join_channel', 9),
-    ]);
+    expect(run(switched.state, { type: 'socket', open: true }).effects).toEqual([joined(9, false)]);
   });
 });
 
 describe('voice online state', () => {
-  it('goes online talking and unmuted, sends start_talking and toasts Online', () => {
+  it('goes online listening, toasts Online, and talks once the voice is on the air', () => {
     const { state, effects } = run(ready, { type: 'toggle_online' });
-    expect(state).toMatchObject({ online: true, talking: true, selfMuted: false });
-    expect(effects).toEqual([sent('start_talking', 7), shown(TOASTS.online)]);
+    expect(state).toMatchObject({ online: true, talking: false, selfMuted: false });
+    expect(wantsToTransmit(state)).toBe(true);
+    expect(effects).toEqual([joined(7, true), shown(TOASTS.online)]);
     expect(TOASTS.online).toEqual({ title: 'Online', description: 'Connecting to voice...' });
     expect(isFullDuplexConnected(state)).toBe(true);
+    const live = run(state, onAir);
+    expect(live.state.talking).toBe(true);
+    expect(live.effects).toEqual([sent('start_talking', 7)]);
   });
 
-  it('goes offline: stops talking, unmutes, sends stop_talking and toasts Offline', () => {
+  it('never says talking while the voice is refused (429, not configured, no microphone)', () => {
+    const refused = run(ready, { type: 'toggle_online' }, { type: 'voice', onAir: false });
+    expect(refused.state.talking).toBe(false);
+    expect(refused.effects.filter((e) => e.kind === 'send')).toEqual([joined(7, true)]);
+    const lost = run(online, { type: 'voice', onAir: false });
+    expect(lost.state.talking).toBe(false);
+    expect(lost.effects).toEqual([sent('stop_talking', 7)]);
+  });
+
+  it('goes offline: stops talking before no longer listening, unmutes, toasts Offline', () => {
     const muted = run(online, { type: 'toggle_self_mute' }).state;
     const { state, effects } = run(muted, { type: 'toggle_online' });
     expect(state).toMatchObject({ online: false, talking: false, selfMuted: false });
-    expect(effects).toEqual([shown({ title: 'Offline' })]);
+    expect(effects).toEqual([joined(7, false), shown({ title: 'Offline' })]);
     expect(run(online, { type: 'toggle_online' }).effects).toEqual([
       sent('stop_talking', 7),
+      joined(7, false),
       shown({ title: 'Offline' }),
     ]);
   });
@@ -90,7 +108,7 @@ describe('voice online state', () => {
     expect(effects).toEqual([
       sent('stop_talking', 7),
       sent('leave_channel', 7),
-      sent('join_channel', 8),
+      joined(8, false),
       shown({ title: 'Offline' }),
     ]);
   });
@@ -105,14 +123,16 @@ describe('voice online state', () => {
         variant: 'destructive',
       }),
     ]);
-    expect(run(state, { type: 'socket', open: true }).effects).toEqual([sent('join_channel', 7)]);
+    expect(run(state, { type: 'socket', open: true }).effects).toEqual([joined(7, false)]);
   });
 
-  it('cannot go online without an open socket or a channel', () => {
+  it('cannot go online without an open socket, a channel, or during a call', () => {
     const closed = run(initialOnlineState, { type: 'select_channel', channelId: 7 }).state;
     expect(run(closed, { type: 'toggle_online' })).toEqual({ state: closed, effects: [] });
     const noChannel = run(initialOnlineState, { type: 'socket', open: true }).state;
     expect(run(noChannel, { type: 'toggle_online' }).state.online).toBe(false);
+    const onCall = run(ready, { type: 'call', active: true }).state;
+    expect(run(onCall, { type: 'toggle_online' }).state.online).toBe(false);
   });
 
   it('self-mute stops talking and unmuting starts again, only while online', () => {
@@ -124,14 +144,29 @@ describe('voice online state', () => {
     expect(run(ready, { type: 'toggle_self_mute' }).effects).toEqual([]);
   });
 
-  it('stops talking while idle and starts again on return, without toasts', () => {
+  it('stops talking and listening while idle and starts again on return, without toasts', () => {
     const idle = run(online, { type: 'idle', idle: true });
     expect(idle.state).toMatchObject({ idle: true, online: true, talking: false });
-    expect(idle.effects).toEqual([sent('stop_talking', 7)]);
+    expect(idle.effects).toEqual([sent('stop_talking', 7), joined(7, false)]);
     expect(run(idle.state, { type: 'idle', idle: false }).effects).toEqual([
+      joined(7, true),
       sent('start_talking', 7),
     ]);
     expect(run(ready, { type: 'idle', idle: true }).state.idle).toBe(false);
+  });
+
+  it('a call stops listening while it lasts; the app can take the user offline for it', () => {
+    const onCall = run(online, { type: 'call', active: true });
+    expect(onCall.state).toMatchObject({ online: true, talking: false });
+    expect(onCall.effects).toEqual([sent('stop_talking', 7), joined(7, false)]);
+    expect(run(onCall.state, { type: 'call', active: false }).effects).toEqual([
+      joined(7, true),
+      sent('start_talking', 7),
+    ]);
+    const accepted = run(online, { type: 'go_offline' });
+    expect(accepted.state.online).toBe(false);
+    expect(accepted.effects.at(-1)).toEqual(shown(TOASTS.offline));
+    expect(run(ready, { type: 'go_offline' }).effects).toEqual([]);
   });
 
   it('going offline clears idle', () => {
@@ -169,6 +204,7 @@ describe('no-op events', () => {
     expect(reduceOnline(ready, { type: 'select_channel', channelId: 7 }).state).toBe(ready);
     expect(reduceOnline(ready, { type: 'socket', open: true }).state).toBe(ready);
     expect(reduceOnline(online, { type: 'idle', idle: false }).state).toBe(online);
+    expect(reduceOnline(online, onAir).state).toBe(online);
   });
 });
 
@@ -180,25 +216,26 @@ describe('hold to talk', () => {
   };
 
   it('goes online hearing but not talking, talks while held, and stops on release', () => {
-    const online = run(ready('hold'), { type: 'toggle_online' });
+    const online = run(ready('hold'), { type: 'toggle_online' }, onAir);
     expect(online.state).toMatchObject({ online: true, talking: false });
-    expect(online.effects.filter((e) => e.kind === 'send')).toEqual([]);
+    expect(wantsToTransmit(online.state)).toBe(false);
+    expect(online.effects.filter((e) => e.kind === 'send')).toEqual([joined(3, true)]);
     const held = run(online.state, { type: 'hold', holding: true });
     expect(held.state.talking).toBe(true);
-    expect(held.effects).toEqual([{ kind: 'send', message: { type: 'start_talking', channelId: 3 } }]);
+    expect(held.effects).toEqual([sent('start_talking', 3)]);
     const released = run(held.state, { type: 'hold', holding: false });
     expect(released.state.talking).toBe(false);
-    expect(released.effects).toEqual([{ kind: 'send', message: { type: 'stop_talking', channelId: 3 } }]);
+    expect(released.effects).toEqual([sent('stop_talking', 3)]);
   });
 
   it('ignores holding while offline or in toggle mode', () => {
     expect(run(ready('hold'), { type: 'hold', holding: true }).state.holding).toBe(false);
-    const toggleOnline = run(ready('toggle'), { type: 'toggle_online' }).state;
+    const toggleOnline = run(ready('toggle'), { type: 'toggle_online' }, onAir).state;
     expect(run(toggleOnline, { type: 'hold', holding: true }).effects).toEqual([]);
   });
 
   it('forgets a hold when going offline, and keeps the mode across detach', () => {
-    let state = run(ready('hold'), { type: 'toggle_online' }).state;
+    let state = run(ready('hold'), { type: 'toggle_online' }, onAir).state;
     state = run(state, { type: 'hold', holding: true }).state;
     const off = run(state, { type: 'toggle_online' });
     expect(off.state).toMatchObject({ online: false, holding: false, talking: false });
@@ -206,7 +243,7 @@ describe('hold to talk', () => {
   });
 
   it('switching to toggle mode while online starts talking at once', () => {
-    const online = run(ready('hold'), { type: 'toggle_online' }).state;
+    const online = run(ready('hold'), { type: 'toggle_online' }, onAir).state;
     const switched = run(online, { type: 'set_talk_mode', mode: 'toggle' });
     expect(switched.state.talking).toBe(true);
   });

@@ -5,6 +5,11 @@ import type { ChannelClientMessage } from '../../../../protocol/sockets';
  * connection state", as one pure reducer. They share one reducer because the order of the messages
  * matters on the wire: a `stop_talking` sent after `leave_channel` would make the server join the
  * old channel again, so every transition emits its messages in the one safe order.
+ *
+ * What the server hears (decision 016): `join_channel` with `listening` while the channel is
+ * selected on an open socket — `listening` exactly while the user hears it (ONLINE, not idle, no
+ * call); `start_talking` exactly while their voice is on the air (listening, not muted, holding in
+ * Hold to talk, and the voice room carrying their microphone).
  */
 export type OnlineState = {
   /** The `/ws` socket is open; nothing is sent otherwise. */
@@ -13,15 +18,21 @@ export type OnlineState = {
   channelId: number | null;
   /** The big button's state: hearing the channel and, unless muted or idle, talking. */
   online: boolean;
-  /** What the server is told: online, not self-muted, not idle, and the socket open. */
+  /** What the server is told: the user's voice is on the air (derived, see `isOnAir`). */
   talking: boolean;
   selfMuted: boolean;
   /** No input for the tier's timeout, or the page hidden (spec §4 "Idle detection"). */
   idle: boolean;
+  /** A one-to-one call is active: the channel's voice room is off meanwhile. */
+  callActive: boolean;
+  /** The voice room is connected and carries the microphone (reported by the voice runtime). */
+  voiceOnAir: boolean;
   /** "toggle" (the spec's default): online means talking. "hold": online hears; holding talks. */
   talkMode: TalkMode;
   /** In hold mode: the button or Space is held (or latched by a headset's play/pause). */
   holding: boolean;
+  /** The user opted in to a headset's play/pause button muting or talking (off by default). */
+  headsetTalk: boolean;
 };
 
 export type TalkMode = 'toggle' | 'hold';
@@ -33,8 +44,11 @@ export const initialOnlineState: OnlineState = {
   talking: false,
   selfMuted: false,
   idle: false,
+  callActive: false,
+  voiceOnAir: false,
   talkMode: 'toggle',
   holding: false,
+  headsetTalk: false,
 };
 
 /** Why the app (not the user) takes someone offline. */
@@ -45,17 +59,27 @@ export type OnlineEvent =
   | { type: 'select_channel'; channelId: number | null }
   /** The big ONLINE / OFFLINE button. */
   | { type: 'toggle_online' }
+  /** Taken offline by the app (accepting a call in a channel, spec §4); no-op when offline. */
+  | { type: 'go_offline' }
   | { type: 'toggle_self_mute' }
   | { type: 'idle'; idle: boolean }
+  | { type: 'call'; active: boolean }
+  | { type: 'voice'; onAir: boolean }
   | { type: 'set_talk_mode'; mode: TalkMode }
+  | { type: 'set_headset_talk'; on: boolean }
   /** Hold to talk: pressed (true) or released (false, after the release hold). */
   | { type: 'hold'; holding: boolean }
   /** The current channel went away under the user: leave it and go offline. */
   | { type: 'channel_gone'; channelId: number; reason: OfflineReason }
-  /** The controls unmount (leaving the main screen): leave quietly, forget everything. */
+  /** Signed out: leave quietly, forget everything. */
   | { type: 'detach' };
 
-export type OutgoingMessage = Pick<ChannelClientMessage, 'type' | 'channelId'>;
+export type OutgoingMessage =
+  | Pick<
+      Extract<ChannelClientMessage, { type: 'join_channel' }>,
+      'type' | 'channelId' | 'listening'
+    >
+  | Pick<Exclude<ChannelClientMessage, { type: 'join_channel' }>, 'type' | 'channelId'>;
 
 export type Toast = { title: string; description?: string; variant?: 'destructive' };
 
@@ -78,16 +102,23 @@ export const TOASTS = {
   deleted: { title: 'Offline', description: 'This channel was deleted' },
 } as const satisfies Record<string, Toast>;
 
-/** The server hears "talking" exactly while this holds. */
-function shouldTalk(state: Omit<OnlineState, 'talking'>): boolean {
+type Derived = Omit<OnlineState, 'talking'>;
+
+/** Hearing the channel: ONLINE in it on an open socket, not idle, no call. */
+export function isListening(state: Derived): boolean {
   return (
-    state.socketOpen &&
-    state.channelId !== null &&
-    state.online &&
-    !state.selfMuted &&
-    !state.idle &&
-    (state.talkMode === 'toggle' || state.holding)
+    state.online && state.socketOpen && state.channelId !== null && !state.idle && !state.callActive
   );
+}
+
+/** The microphone should be open: listening, not self-muted, and holding in Hold to talk. */
+export function wantsToTransmit(state: Derived): boolean {
+  return isListening(state) && !state.selfMuted && (state.talkMode === 'toggle' || state.holding);
+}
+
+/** The server hears "talking" exactly while the voice is really on the air. */
+function isOnAir(state: Derived): boolean {
+  return wantsToTransmit(state) && state.voiceOnAir;
 }
 
 function offline(state: OnlineState): OnlineState {
@@ -114,12 +145,16 @@ function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toa
     case 'toggle_online': {
       if (state.online) return { state: offline(state), toasts: [TOASTS.offline] };
       // Online means talking on an open socket in a channel; without one there is nothing to join.
-      if (!state.socketOpen || state.channelId === null) return { state, toasts: [] };
+      if (!state.socketOpen || state.channelId === null || state.callActive)
+        return { state, toasts: [] };
       return {
         state: { ...state, online: true, selfMuted: false, idle: false, holding: false },
         toasts: [TOASTS.online],
       };
     }
+    case 'go_offline':
+      if (!state.online) return { state, toasts: [] };
+      return { state: offline(state), toasts: [TOASTS.offline] };
     case 'toggle_self_mute': {
       if (!state.online) return { state, toasts: [] };
       const selfMuted = !state.selfMuted;
@@ -130,6 +165,9 @@ function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toa
     }
     case 'set_talk_mode':
       return { state: { ...state, talkMode: event.mode, holding: false }, toasts: [] };
+    case 'set_headset_talk':
+      if (event.on === state.headsetTalk) return { state, toasts: [] };
+      return { state: { ...state, headsetTalk: event.on }, toasts: [] };
     case 'hold': {
       // Holding only transmits while online in hold mode; holding also counts as activity.
       const holding = event.holding && state.online && state.talkMode === 'hold';
@@ -141,6 +179,12 @@ function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toa
       const idle = event.idle && state.online;
       return { state: idle === state.idle ? state : { ...state, idle }, toasts: [] };
     }
+    case 'call':
+      if (event.active === state.callActive) return { state, toasts: [] };
+      return { state: { ...state, callActive: event.active }, toasts: [] };
+    case 'voice':
+      if (event.onAir === state.voiceOnAir) return { state, toasts: [] };
+      return { state: { ...state, voiceOnAir: event.onAir }, toasts: [] };
     case 'channel_gone': {
       if (event.channelId !== state.channelId) return { state, toasts: [] };
       const changed = { ...state, channelId: null };
@@ -152,7 +196,12 @@ function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toa
     }
     case 'detach':
       return {
-        state: { ...initialOnlineState, socketOpen: state.socketOpen, talkMode: state.talkMode },
+        state: {
+          ...initialOnlineState,
+          socketOpen: state.socketOpen,
+          talkMode: state.talkMode,
+          headsetTalk: state.headsetTalk,
+        },
         toasts: [],
       };
   }
@@ -174,9 +223,13 @@ function messages(
   if (before.talking && canSpeakToOld && (!after.talking || !keepsChannel)) {
     out.push({ type: 'stop_talking', channelId: was });
   }
+  const listening = isListening(after);
   if (!keepsChannel) {
     if (canSpeakToOld) out.push({ type: 'leave_channel', channelId: was });
-    if (now !== null) out.push({ type: 'join_channel', channelId: now });
+    if (now !== null) out.push({ type: 'join_channel', channelId: now, listening });
+  } else if (listening !== isListening(before)) {
+    // Joining again only updates whether the user hears the channel (decision 016).
+    out.push({ type: 'join_channel', channelId: now, listening });
   }
   if (after.talking && now !== null && (!before.talking || !keepsChannel)) {
     out.push({ type: 'start_talking', channelId: now });
@@ -187,7 +240,7 @@ function messages(
 /** One step of the machine: the next state and what to send and show, in order. */
 export function reduceOnline(state: OnlineState, event: OnlineEvent): Transition {
   const { state: changed, toasts } = next(state, event);
-  const talking = shouldTalk(changed);
+  const talking = isOnAir(changed);
   const settled = changed.talking === talking ? changed : { ...changed, talking };
   const sends = messages(state, settled, event.type === 'channel_gone');
   return {

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { OnlineEffect } from './online-state';
 import { PresenceStore } from './presence-store';
@@ -16,7 +17,7 @@ describe('PresenceStore', () => {
     expect(notified).toBe(3);
     expect(effects.map((e) => (e.kind === 'send' ? e.message.type : e.toast.title))).toEqual([
       'join_channel',
-      'start_talking',
+      'join_channel',
       'Online',
     ]);
     detach();

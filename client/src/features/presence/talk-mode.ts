@@ -1,16 +1,54 @@
 import type { TalkMode } from './online-state';
 import { presenceStore } from './presence-store';
 
-const KEY = 'chirp.talkMode';
+const MODE_KEY = 'chirp.talkMode';
+const HEADSET_KEY = 'chirp.headsetTalk';
+
+function read(storage: Pick<Storage, 'getItem'>, key: string): string | null {
+  try {
+    return storage.getItem(key);
+  } catch {
+    // Storage disabled (private mode): defaults apply.
+    return null;
+  }
+}
+
+function write(storage: Pick<Storage, 'setItem'>, key: string, value: string): void {
+  try {
+    storage.setItem(key, value);
+  } catch {
+    // Storage disabled: the choice lasts for this page only.
+  }
+}
 
 /** Spec default is "toggle"; "hold" is the walkie-talkie habit. Kept per browser. */
 export function loadTalkMode(storage: Pick<Storage, 'getItem'> = localStorage): TalkMode {
-  return storage.getItem(KEY) === 'hold' ? 'hold' : 'toggle';
+  return read(storage, MODE_KEY) === 'hold' ? 'hold' : 'toggle';
 }
 
-export function setTalkMode(mode: TalkMode, storage: Pick<Storage, 'setItem'> = localStorage): void {
-  storage.setItem(KEY, mode);
+export function setTalkMode(
+  mode: TalkMode,
+  storage: Pick<Storage, 'setItem'> = localStorage,
+): void {
+  write(storage, MODE_KEY, mode);
   presenceStore.dispatch({ type: 'set_talk_mode', mode });
+}
+
+/**
+ * Whether a headset's play/pause button may mute, unmute or talk. Off unless the user turns it on
+ * in Settings: a stray press (taking headphones off, another app's media key) must never open the
+ * microphone in open talk mode.
+ */
+export function loadHeadsetTalk(storage: Pick<Storage, 'getItem'> = localStorage): boolean {
+  return read(storage, HEADSET_KEY) === 'on';
+}
+
+export function setHeadsetTalk(
+  on: boolean,
+  storage: Pick<Storage, 'setItem'> = localStorage,
+): void {
+  write(storage, HEADSET_KEY, on ? 'on' : 'off');
+  presenceStore.dispatch({ type: 'set_headset_talk', on });
 }
 
 /** How long transmission continues after the key or button is released, so last words are not cut. */

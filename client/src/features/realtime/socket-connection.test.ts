@@ -1,5 +1,7 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SocketConnection, reconnectDelay, socketUrl } from './socket-connection';
+import { createChannelSocket, socketUrl } from './channel-socket';
+import { reconnectDelay } from './socket-connection';
 
 /** A stand-in for the browser WebSocket at the network edge; the connection logic is real. */
 class FakeSocket {
@@ -25,28 +27,34 @@ class FakeSocket {
     this.readyState = 3;
     this.onclose?.();
   }
+  serverSends(data: string) {
+    this.onmessage?.({ data });
+  }
 }
 
-describe('SocketConnection', () => {
+describe('the /ws connection', () => {
   let sockets: FakeSocket[];
-  const make = () => new SocketConnection('ws://x/ws', () => {
-    const socket = new FakeSocket();
-    sockets.push(socket);
-    return socket as unknown as WebSocket;
-  });
+  const make = () =>
+    createChannelSocket(() => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket as unknown as WebSocket;
+    });
 
   beforeEach(() => {
     sockets = [];
     vi.useFakeTimers();
     vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal('window', { location: { protocol: 'http:', host: 'localhost' } });
   });
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
 
-  it('goes connecting → connected → disconnected, and sends only while open', () => {
+  it('starts connecting, then goes connected → disconnected, and sends only while open', () => {
     const connection = make();
+    expect(connection.state).toBe('connecting');
     const states: string[] = [];
     connection.onState((s) => states.push(s));
     connection.open();
@@ -55,7 +63,7 @@ describe('SocketConnection', () => {
     expect(connection.send({ type: 'join_channel', channelId: 1 })).toBe(true);
     expect(sockets[0]!.sent).toEqual(['{"type":"join_channel","channelId":1}']);
     connection.close();
-    expect(states).toEqual(['connecting', 'connected', 'disconnected']);
+    expect(states).toEqual(['connected', 'disconnected']);
   });
 
   it('reconnects with backoff after a drop, and not after close()', () => {
@@ -73,18 +81,36 @@ describe('SocketConnection', () => {
     expect(sockets).toHaveLength(2);
   });
 
-  it('routes messages by type and ignores malformed ones', () => {
+  it('hands each handler its parsed message, and drops malformed or unknown ones', () => {
     const connection = make();
-    const got: unknown[] = [];
-    connection.on('poke', (m) => got.push(m));
+    const pokes: string[] = [];
+    const updates: unknown[] = [];
+    connection.on('poke', (m) => pokes.push(m.from.name));
+    connection.on('member_update', (m) => updates.push(m.member.id));
     connection.open();
     sockets[0]!.serverOpens();
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    sockets[0]!.onmessage?.({ data: '{bad' });
-    sockets[0]!.onmessage?.({ data: '{"type":"member_update"}' });
-    sockets[0]!.onmessage?.({ data: '{"type":"poke","channelId":1}' });
-    expect(got).toEqual([{ type: 'poke', channelId: 1 }]);
-    expect(error).toHaveBeenCalledOnce();
+    sockets[0]!.serverSends('{bad');
+    sockets[0]!.serverSends('{"type":"member_update"}');
+    sockets[0]!.serverSends('{"type":"surprise"}');
+    sockets[0]!.serverSends('{"type":"poke","channelId":1,"from":{"id":"u2","name":"Bea"}}');
+    expect(pokes).toEqual(['Bea']);
+    expect(updates).toEqual([]);
+    expect(error).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps delivering when one handler throws', () => {
+    const connection = make();
+    const got: string[] = [];
+    connection.on('call_missed', () => {
+      throw new Error('boom');
+    });
+    connection.on('call_missed', (m) => got.push(m.callId));
+    connection.open();
+    sockets[0]!.serverOpens();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    sockets[0]!.serverSends('{"type":"call_missed","callId":"call-0001"}');
+    expect(got).toEqual(['call-0001']);
   });
 
   it('backs off from about 1 s to at most about 15 s', () => {
@@ -95,7 +121,11 @@ describe('SocketConnection', () => {
   });
 
   it('builds ws and wss URLs with the protocol version', () => {
-    expect(socketUrl({ protocol: 'http:', host: 'localhost:5000' })).toBe('ws://localhost:5000/ws?v=1');
-    expect(socketUrl({ protocol: 'https:', host: 'chirp.example' })).toBe('wss://chirp.example/ws?v=1');
+    expect(socketUrl({ protocol: 'http:', host: 'localhost:5000' })).toBe(
+      'ws://localhost:5000/ws?v=1',
+    );
+    expect(socketUrl({ protocol: 'https:', host: 'chirp.example' })).toBe(
+      'wss://chirp.example/ws?v=1',
+    );
   });
 });

@@ -1,10 +1,8 @@
-import { WS_PATH } from '../../../../protocol/sockets';
-import { PROTOCOL_VERSION } from '../../../../protocol/version';
-
 /** Spec §4 "Channel socket connection state". */
 export type SocketState = 'connecting' | 'connected' | 'disconnected';
 
-export type MessageHandler = (message: Record<string, unknown>) => void;
+/** Any message on the wire: a `type` and its fields. */
+export type WireMessage = { type: string };
 
 /** Reconnect delays: 1 s doubling to 15 s, with jitter so a restarted server is not stampeded. */
 export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
@@ -12,32 +10,43 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
-export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}${WS_PATH}?v=${PROTOCOL_VERSION}`;
-}
+export type SocketConnectionOptions<In extends WireMessage> = {
+  /** Where to connect, read at every (re)connect. */
+  url: () => string;
+  /** Turns one received JSON value into a known message, or null when it is malformed. */
+  parse: (data: unknown) => In | null;
+  createSocket?: (url: string) => WebSocket;
+};
+
+type Handler<M> = (message: M) => void;
 
 /**
- * The one `/ws` connection of a signed-in tab, shared by presence and calls. Framework-free: React
- * hooks subscribe to it. Reconnects by itself with backoff until `close()`. Nothing is sent unless
- * the socket is open (spec §4: talking can only be started while the socket is open).
+ * One JSON WebSocket, typed both ways: `send` takes only the messages of `Out`, `on(type)` hands
+ * the handler the parsed message of that type. Each message is parsed once, here; malformed ones
+ * are logged and ignored (spec §7). Framework-free; reconnects by itself with backoff until
+ * `close()`. Nothing is sent unless the socket is open (spec §4).
  */
-export class SocketConnection {
+export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
   private ws: WebSocket | null = null;
-  private current: SocketState = 'disconnected';
+  /** Spec §4: the channel socket starts in `connecting`. */
+  private current: SocketState = 'connecting';
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = true;
-  private readonly handlers = new Map<string, Set<MessageHandler>>();
+  private readonly handlers = new Map<string, Set<Handler<In>>>();
   private readonly stateListeners = new Set<(state: SocketState) => void>();
+  private readonly createSocket: (url: string) => WebSocket;
 
-  constructor(
-    private readonly url: string,
-    private readonly createSocket: (url: string) => WebSocket = (u) => new WebSocket(u),
-  ) {}
+  constructor(private readonly options: SocketConnectionOptions<In>) {
+    this.createSocket = options.createSocket ?? ((url) => new WebSocket(url));
+  }
 
   get state(): SocketState {
     return this.current;
+  }
+
+  get isOpen(): boolean {
+    return this.current === 'connected';
   }
 
   open(): void {
@@ -56,17 +65,20 @@ export class SocketConnection {
   }
 
   /** Sends when open; returns false (and sends nothing) otherwise. */
-  send(message: { type: string } & Record<string, unknown>): boolean {
+  send(message: Out): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
     return true;
   }
 
-  on(type: string, handler: MessageHandler): () => void {
+  /** Calls `handler` with every valid message of `type`; returns the unsubscribe function. */
+  on<T extends In['type']>(type: T, handler: Handler<Extract<In, { type: T }>>): () => void {
     let set = this.handlers.get(type);
     if (!set) this.handlers.set(type, (set = new Set()));
-    set.add(handler);
-    return () => set.delete(handler);
+    // Stored untyped: dispatch only ever calls it with a message whose type is `type`.
+    const stored = handler as Handler<In>;
+    set.add(stored);
+    return () => set.delete(stored);
   }
 
   onState(listener: (state: SocketState) => void): () => void {
@@ -76,7 +88,7 @@ export class SocketConnection {
 
   private connect(): void {
     this.setState('connecting');
-    const ws = this.createSocket(this.url);
+    const ws = this.createSocket(this.options.url());
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;
@@ -98,23 +110,29 @@ export class SocketConnection {
   }
 
   private dispatch(data: unknown): void {
-    let message: unknown;
+    let json: unknown;
     try {
-      message = typeof data === 'string' ? JSON.parse(data) : null;
+      json = typeof data === 'string' ? JSON.parse(data) : undefined;
     } catch {
-      message = null;
+      json = undefined;
     }
-    if (typeof message !== 'object' || message === null || typeof (message as { type?: unknown }).type !== 'string') {
+    const message = json === undefined ? null : this.options.parse(json);
+    if (!message) {
       console.error('Malformed socket message ignored', data);
       return;
     }
-    const typed = message as Record<string, unknown> & { type: string };
-    for (const handler of this.handlers.get(typed.type) ?? []) handler(typed);
+    for (const handler of [...(this.handlers.get(message.type) ?? [])]) {
+      try {
+        handler(message);
+      } catch (error) {
+        console.error(`Handling ${message.type} failed`, error);
+      }
+    }
   }
 
   private setState(state: SocketState): void {
     if (this.current === state) return;
     this.current = state;
-    for (const listener of this.stateListeners) listener(state);
+    for (const listener of [...this.stateListeners]) listener(state);
   }
 }

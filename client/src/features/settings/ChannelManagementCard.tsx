@@ -7,9 +7,10 @@ import { Button } from '../../ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
 import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
-import { memberCountText } from '../channels/ChannelMenuItem';
+import { memberCountText } from '../channels/member-count';
 import { canManageChannel } from '../channels/channel-permissions';
 import { CreateChannelForm } from '../channels/CreateChannelForm';
+import { useBilling } from '../server-config/useServerConfig';
 import { DeleteChannelDialog } from './DeleteChannelDialog';
 import { useManagedChannels } from './useManagedChannels';
 import { ADMIN_UPGRADE_PROMPT } from '../upgrade/plans';
@@ -23,9 +24,10 @@ export type ChannelManagementCardProps = {
 export function ChannelManagementCard({ onManageMembers }: ChannelManagementCardProps) {
   const { user } = useAuth();
   const [, navigate] = useLocation();
-  const { channels, isLoading, isError } = useManagedChannels();
+  const { channels, isLoading, error } = useManagedChannels();
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const canCreate = user !== null && isAdminTier(user.subscriptionTier);
+  const billing = useBilling();
 
   return (
     <Card>
@@ -36,11 +38,13 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
       <CardContent className="grid gap-5">
         {canCreate ? (
           <CreateChannelForm />
+        ) : !billing ? (
+          <p className="rounded-xl bg-muted p-4 text-sm text-muted-foreground">
+            Only admins create channels. Ask the owner of this server to make you an admin.
+          </p>
         ) : (
           <div className="flex flex-col gap-3 rounded-xl bg-muted p-4 sm:flex-row sm:items-center sm:justify-between">
-            <p className="text-sm text-muted-foreground">
-              {ADMIN_UPGRADE_PROMPT}
-            </p>
+            <p className="text-sm text-muted-foreground">{ADMIN_UPGRADE_PROMPT}</p>
             <Button variant="outline" onClick={() => navigate('/upgrade')}>
               Upgrade to create channels
             </Button>
@@ -48,8 +52,10 @@ export function ChannelManagementCard({ onManageMembers }: ChannelManagementCard
         )}
         {isLoading ? (
           <Spinner label="Loading channels" />
-        ) : isError ? (
-          <p className="text-sm text-destructive-text">Failed to fetch user channels</p>
+        ) : error ? (
+          <p role="alert" className="text-sm text-destructive-text">
+            {error.message}
+          </p>
         ) : channels.length === 0 ? (
           <p className="text-sm text-muted-foreground">No channels available</p>
         ) : (

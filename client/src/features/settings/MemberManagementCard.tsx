@@ -10,7 +10,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
 import { canManageChannel } from '../channels/channel-permissions';
 import { useChannelMembers } from '../channels/useChannelMembers';
-import { useUsers } from '../channels/useUsers';
+import { useContacts } from '../contacts/useContacts';
 import { useAddMember } from '../members/useAddMember';
 import { useMuteMember } from '../members/useMuteMember';
 import { usePokeMember } from '../members/usePokeMember';
@@ -23,7 +23,7 @@ export type MemberManagementCardProps = {
   onChannelChange: (channelId: number) => void;
 };
 
-/** Spec §2: pick a channel, add someone to it, and poke, mute or remove its members. */
+/** Spec §2: pick a channel, add one of your contacts to it, and poke, mute or remove its members. */
 export function MemberManagementCard({ channelId, onChannelChange }: MemberManagementCardProps) {
   const { channels } = useManagedChannels();
   return (
@@ -71,7 +71,7 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
   const channel = channels.find((candidate) => candidate.id === channelId);
   const canManage = canManageChannel(channel, me);
   const members = useChannelMembers(channelId);
-  const users = useUsers();
+  const contacts = useContacts();
   const addMember = useAddMember(channelId);
   const poke = usePokeMember(channelId);
   const mute = useMuteMember(channelId);
@@ -81,26 +81,31 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
   const done = { onSettled: () => setBusy(null) };
 
   const memberIds = new Set((members.data ?? []).map((member) => member.userId));
-  const candidates = (users.data ?? []).filter((user) => !memberIds.has(user.id));
+  // Spec §2 "select contact to add": the people you added as contacts who are not members yet.
+  const candidates = (contacts.data ?? []).filter((contact) => !memberIds.has(contact.id));
 
   return (
     <div className="grid min-w-0 gap-4">
       {canManage ? (
         <div className="grid min-w-0 gap-2">
-          <Label htmlFor="add-member">Add a member</Label>
+          <Label htmlFor="add-member">Add a contact</Label>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Select value={choice} onValueChange={setChoice}>
               <SelectTrigger id="add-member" className="sm:min-w-0 sm:flex-1">
                 <SelectValue
                   placeholder={
-                    candidates.length === 0 ? 'Everyone is already a member' : 'Choose a user'
+                    contacts.isLoading
+                      ? 'Loading contacts'
+                      : candidates.length === 0
+                        ? 'No contacts to add'
+                        : 'Choose a contact'
                   }
                 />
               </SelectTrigger>
               <SelectContent>
-                {candidates.map((user) => (
-                  <SelectItem key={user.id} value={user.id}>
-                    {displayName(user)}
+                {candidates.map((contact) => (
+                  <SelectItem key={contact.id} value={contact.id}>
+                    {displayName(contact)}
                   </SelectItem>
                 ))}
               </SelectContent>
@@ -118,7 +123,9 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
       {members.isLoading ? (
         <Spinner label="Loading members" />
       ) : members.isError ? (
-        <p className="text-sm text-destructive-text">Failed to fetch members</p>
+        <p role="alert" className="text-sm text-destructive-text">
+          {members.error.message}
+        </p>
       ) : (
         <ul aria-label="Channel members" className="grid divide-y">
           {(members.data ?? []).map((member) => (

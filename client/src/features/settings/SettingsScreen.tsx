@@ -2,13 +2,17 @@ import { useState } from 'react';
 import { useAuth } from '../auth/useAuth';
 import { useCurrentChannel } from '../channels/current-channel';
 import { TalkModeCard } from '../presence/TalkModeCard';
+import { PayAsYouGoCard } from '../usage/PayAsYouGoCard';
 import { PageLayout } from '../shell/PageLayout';
 import { AccountInfoCard } from './AccountInfoCard';
 import { BlockedUsersCard } from './BlockedUsersCard';
+import { ChangePasswordCard } from './ChangePasswordCard';
 import { ClaimServerCard } from './ClaimServerCard';
 import { ChannelManagementCard } from './ChannelManagementCard';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import { MemberManagementCard } from './MemberManagementCard';
 import { TierCard } from './TierCard';
+import { useAccount } from './useAccount';
 import { UserManagementCard } from './UserManagementCard';
 
 /** Spec §2 "Settings screen". */
@@ -17,6 +21,7 @@ export function SettingsScreen() {
   const { channelId: currentChannelId } = useCurrentChannel();
   // Member Management starts on the channel open on the main screen; "Members" buttons switch it.
   const [managedChannelId, setManagedChannelId] = useState<number | null>(currentChannelId);
+  const { data: account } = useAccount();
 
   const manageMembers = (channelId: number) => {
     setManagedChannelId(channelId);
@@ -31,10 +36,13 @@ export function SettingsScreen() {
       <TierCard tier={user?.subscriptionTier ?? 'free'} />
       {user?.subscriptionTier === 'superadmin' ? <UserManagementCard /> : null}
       <TalkModeCard />
+      <PayAsYouGoCard />
       <BlockedUsersCard />
       <ChannelManagementCard onManageMembers={manageMembers} />
       <MemberManagementCard channelId={managedChannelId} onChannelChange={setManagedChannelId} />
       <AccountInfoCard user={user} />
+      {account?.passwordSignIn ? <ChangePasswordCard /> : null}
+      {account ? <DeleteAccountCard account={account} /> : null}
     </PageLayout>
   );
 }

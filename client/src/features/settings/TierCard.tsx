@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { isAdminTier, type SubscriptionTier } from '../../../../protocol/user';
 import { Button } from '../../ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
+import { useBilling } from '../server-config/useServerConfig';
 import { TIER_TITLES } from './tier-title';
 import { PRICE_SUMMARY } from '../upgrade/plans';
 
@@ -13,10 +14,14 @@ const DESCRIPTIONS: Record<SubscriptionTier, string> = {
   free: 'Join channels you are invited to.',
 };
 
-/** Spec §2: the user's tier, with an upgrade button for non-admins (to /upgrade). */
+/**
+ * Spec §2: the user's tier, with an upgrade button for non-admins (to /upgrade) — on servers that
+ * sell plans; a BILLING=off server has nothing to upgrade to.
+ */
 export function TierCard({ tier }: { tier: SubscriptionTier }) {
   const [, navigate] = useLocation();
-  const isAdmin = isAdminTier(tier);
+  const billing = useBilling();
+  const offersUpgrade = billing && !isAdminTier(tier);
   return (
     <Card className="overflow-hidden">
       <CardHeader className="flex-row items-start gap-4 bg-primary-soft/50">
@@ -28,7 +33,7 @@ export function TierCard({ tier }: { tier: SubscriptionTier }) {
           <CardDescription>{DESCRIPTIONS[tier]}</CardDescription>
         </div>
       </CardHeader>
-      {isAdmin ? null : (
+      {!offersUpgrade ? null : (
         <CardContent className="flex flex-col gap-3 pt-4 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-muted-foreground">
             {PRICE_SUMMARY}

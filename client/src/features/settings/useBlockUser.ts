@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
@@ -11,7 +12,7 @@ export function useBlockUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, blocked }: BlockInput) =>
-      apiRequest(blocked ? 'POST' : 'DELETE', `/api/users/${encodeURIComponent(userId)}/block`),
+      apiRequest(blocked ? 'POST' : 'DELETE', apiPath(API_PATHS.userBlock, { id: userId })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: BLOCKED_USERS_KEY }),
     onError: (error, { blocked }) =>
       toast({

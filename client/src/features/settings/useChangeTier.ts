@@ -1,6 +1,9 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { User } from '../../../../protocol/user';
-import type { ChangeSubscriptionBody } from '../../../../protocol/users';
+import {
+  changeSubscriptionResponseSchema,
+  type ChangeSubscriptionBody,
+} from '../../../../protocol/users';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { USERS_KEY } from '../channels/channel-queries';
@@ -13,9 +16,12 @@ export function useChangeTier() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, subscriptionTier }: ChangeTierInput) =>
-      apiJson<User>('POST', `/api/users/${encodeURIComponent(userId)}/subscription`, {
-        subscriptionTier,
-      }),
+      apiJson(
+        changeSubscriptionResponseSchema,
+        'POST',
+        apiPath(API_PATHS.userSubscription, { id: userId }),
+        { subscriptionTier },
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
     onError: (error) =>
       toast({

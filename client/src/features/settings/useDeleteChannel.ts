@@ -1,3 +1,4 @@
+import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
@@ -8,7 +9,8 @@ import { getCurrentChannelId, setCurrentChannelId } from '../channels/current-ch
 export function useDeleteChannel() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (channelId: number) => apiRequest('DELETE', `/api/channels/${channelId}`),
+    mutationFn: (channelId: number) =>
+      apiRequest('DELETE', apiPath(API_PATHS.channel, { id: channelId })),
     onSuccess: (_response, channelId) => {
       // The deleted channel cannot stay the current one.
       if (getCurrentChannelId() === channelId) setCurrentChannelId(null);

@@ -7,12 +7,13 @@ import { useUserChannels } from '../channels/useUserChannels';
 export function useManagedChannels(): {
   channels: Channel[];
   isLoading: boolean;
-  isError: boolean;
+  /** Spec §8: "Failed to fetch user channels" or "Failed to fetch all channels". */
+  error: Error | null;
 } {
   const { user } = useAuth();
   const isSuperadmin = user?.subscriptionTier === 'superadmin';
   const mine = useUserChannels();
   const all = useAllChannels(isSuperadmin);
   const source = isSuperadmin ? all : mine;
-  return { channels: source.data ?? [], isLoading: source.isLoading, isError: source.isError };
+  return { channels: source.data ?? [], isLoading: source.isLoading, error: source.error };
 }

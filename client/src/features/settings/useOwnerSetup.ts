@@ -1,22 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API_PATHS } from '../../../../protocol/api-paths';
-import type { SetupStatusResponse } from '../../../../protocol/setup';
-import type { User } from '../../../../protocol/user';
-import { apiJson } from '../../lib/query-client';
+import { setupStatusResponseSchema } from '../../../../protocol/setup';
+import { userSchema } from '../../../../protocol/user';
+import { apiJson, parsedQuery } from '../../lib/query-client';
 import { AUTH_USER_QUERY_KEY } from '../auth/useAuth';
 
 export const SETUP_STATUS_KEY = [API_PATHS.setup] as const;
 
 /** `GET /api/setup`: whether this server still waits for its owner. */
 export function useSetupStatus(enabled: boolean) {
-  return useQuery<SetupStatusResponse>({ queryKey: SETUP_STATUS_KEY, enabled });
+  return useQuery({ queryKey: SETUP_STATUS_KEY, queryFn: parsedQuery(setupStatusResponseSchema), enabled });
 }
 
 /** `POST /api/setup/claim {code}`: on success the caller is the superadmin; refresh who they are. */
 export function useClaimServer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => apiJson<User>('POST', API_PATHS.setupClaim, { code }),
+    mutationFn: (code: string) => apiJson(userSchema, 'POST', API_PATHS.setupClaim, { code }),
     onSuccess: async (user) => {
       queryClient.setQueryData(AUTH_USER_QUERY_KEY, user);
       // A new Super Admin sees more everywhere (all channels, every user): refetch it all.

@@ -1,11 +1,12 @@
 import { AlertTriangle, Info } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { Button } from '../../ui/Button';
-import { toast } from '../../ui/toast-store';
 import { useAuth } from '../auth/useAuth';
+import { useBilling } from '../server-config/useServerConfig';
 import { usageAlert, type UsageAlertTone } from './usage-alert';
 import { useAutoPayAsYouGo } from './useAutoPayAsYouGo';
-import { useEnablePayAsYouGo } from './usePayAsYouGo';
+import { payAsYouGoToasts } from './pay-as-you-go-toasts';
+import { useSetPayAsYouGo } from './usePayAsYouGo';
 import { useUsage } from './useUsage';
 
 const iconClasses: Record<UsageAlertTone, string> = {
@@ -22,27 +23,20 @@ const toneClasses: Record<UsageAlertTone, string> = {
 
 /**
  * Spec §2: the usage alert banner on top of the main screen, by warning level. Also runs the
- * one-time automatic pay-as-you-go of spec §4, so mount it once.
+ * one-time automatic pay-as-you-go of spec §4, so mount it once. A server without billing
+ * (BILLING=off) has no limits to warn about: no banner, no pay-as-you-go.
  */
 export function UsageAlertBanner() {
   const { user } = useAuth();
-  const { data: usage } = useUsage(user !== null);
+  const billing = useBilling();
+  const { data: usage } = useUsage(user !== null && billing);
   useAutoPayAsYouGo(usage, user?.id ?? null);
-  const enable = useEnablePayAsYouGo();
+  const payAsYouGo = useSetPayAsYouGo();
   const alert = usage ? usageAlert(usage) : null;
   if (!alert) return null;
   const Icon = alert.tone === 'notice' ? Info : AlertTriangle;
 
-  const onEnable = () =>
-    enable.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Pay-as-you-go enabled' }),
-      onError: () =>
-        toast({
-          title: 'Could not enable pay-as-you-go',
-          description: 'Please try again.',
-          variant: 'destructive',
-        }),
-    });
+  const set = (enabled: boolean) => payAsYouGo.mutate(enabled, payAsYouGoToasts(enabled));
 
   return (
     <section
@@ -62,8 +56,18 @@ export function UsageAlertBanner() {
         <p className="text-muted-foreground">{alert.description}</p>
       </div>
       {alert.offerPayAsYouGo ? (
-        <Button size="sm" onClick={onEnable} disabled={enable.isPending}>
+        <Button size="sm" onClick={() => set(true)} disabled={payAsYouGo.isPending}>
           Enable Pay-as-you-go
+        </Button>
+      ) : null}
+      {alert.offerTurnOff ? (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => set(false)}
+          disabled={payAsYouGo.isPending}
+        >
+          Disable Pay-as-you-go
         </Button>
       ) : null}
     </section>

@@ -42,7 +42,19 @@ describe('usageAlert', () => {
     expect(usageAlert(usage({ warningLevel: 'critical', payAsYouGoEnabled: true }))).toMatchObject({
       tone: 'danger',
       offerPayAsYouGo: false,
+      offerTurnOff: true,
     });
+  });
+
+  it('offers to turn pay-as-you-go off wherever the banner shows it on', () => {
+    expect(usageAlert(usage({ warningLevel: 'high' }))?.offerTurnOff).toBe(false);
+    expect(
+      usageAlert(usage({ warningLevel: 'medium', payAsYouGoEnabled: true }))?.offerTurnOff,
+    ).toBe(true);
+    expect(
+      usageAlert(usage({ warningLevel: 'critical', isOverLimit: true, payAsYouGoEnabled: true }))
+        ?.offerTurnOff,
+    ).toBe(true);
   });
 
   it('over the limit without pay-as-you-go: voice paused, offer to enable', () => {

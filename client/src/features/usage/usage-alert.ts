@@ -12,6 +12,8 @@ export type UsageAlert = {
   description: string;
   /** Offer to turn pay-as-you-go on from the banner. */
   offerPayAsYouGo: boolean;
+  /** Offer to turn it off again (it is on, and the banner shows). */
+  offerTurnOff: boolean;
 };
 
 const minutes = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -30,6 +32,7 @@ function overLimitAlert(usage: Usage): UsageAlert {
       title: 'Free minutes used up - pay-as-you-go is on',
       description: `${usedLine(usage)} ${overage}`,
       offerPayAsYouGo: false,
+      offerTurnOff: true,
     };
   }
   return {
@@ -37,6 +40,7 @@ function overLimitAlert(usage: Usage): UsageAlert {
     title: 'Free minutes used up',
     description: `${usedLine(usage)} Voice is paused until next month, or turn on pay-as-you-go at $${OVERAGE_PRICE_PER_MINUTE} per minute to keep talking.`,
     offerPayAsYouGo: true,
+    offerTurnOff: false,
   };
 }
 
@@ -56,6 +60,7 @@ export function usageAlert(usage: Usage): UsageAlert | null {
         title: "You've used half of your free minutes",
         description: `${usedLine(usage)} ${remaining}`,
         offerPayAsYouGo: false,
+        offerTurnOff: usage.payAsYouGoEnabled,
       };
     case 'high':
       return {
@@ -63,6 +68,7 @@ export function usageAlert(usage: Usage): UsageAlert | null {
         title: 'Most of your free minutes are used',
         description: `${usedLine(usage)} ${remaining}${payAsYouGo}`,
         offerPayAsYouGo: !usage.payAsYouGoEnabled,
+        offerTurnOff: usage.payAsYouGoEnabled,
       };
     case 'critical':
       return {
@@ -70,6 +76,7 @@ export function usageAlert(usage: Usage): UsageAlert | null {
         title: 'Almost out of free minutes',
         description: `${usedLine(usage)} ${remaining}${payAsYouGo}`,
         offerPayAsYouGo: !usage.payAsYouGoEnabled,
+        offerTurnOff: usage.payAsYouGoEnabled,
       };
   }
 }

@@ -1,6 +1,6 @@
 import { AlertCircle, Music } from 'lucide-react';
 import { usePresence } from '../presence/usePresence';
-import { useVoiceRoomView } from './useVoiceRoom';
+import { useVoiceRoomView } from './useVoiceRoomView';
 
 export const BACKGROUND_MUSIC_TIP = 'Tip: pause background music for the clearest audio';
 

@@ -1,22 +1,36 @@
-import { Loader2, Radio } from 'lucide-react';
+import { Loader2, Radio, RadioTower } from 'lucide-react';
 import { Badge } from '../../ui/Badge';
 import { usePresence } from '../presence/usePresence';
-import { useVoiceRoomView } from './useVoiceRoom';
+import { useVoiceRoomView } from './useVoiceRoomView';
+import { voiceBadge } from './voice-badge';
 
-/** Top bar (spec §2): "Voice Ready" when the room is connected, "Connecting" otherwise, while online. */
+/** Top bar (spec §2): "Voice Ready" when the room is connected, "Connecting" while it tries. */
 export function VoiceStatusBadge() {
-  const { online } = usePresence();
-  const { roomState } = useVoiceRoomView();
-  if (!online) return null;
-  const ready = roomState === 'connected';
-  return (
-    <Badge variant={ready ? 'success' : 'warning'} role="status">
-      {ready ? (
-        <Radio aria-hidden="true" />
-      ) : (
-        <Loader2 aria-hidden="true" className="motion-safe:animate-spin" />
-      )}
-      {ready ? 'Voice Ready' : 'Connecting'}
-    </Badge>
-  );
+  const presence = usePresence();
+  const { phase } = useVoiceRoomView();
+  switch (voiceBadge(presence, phase)) {
+    case 'ready':
+      return (
+        <Badge variant="success" role="status">
+          <Radio aria-hidden="true" />
+          Voice Ready
+        </Badge>
+      );
+    case 'connecting':
+      return (
+        <Badge variant="warning" role="status">
+          <Loader2 aria-hidden="true" className="motion-safe:animate-spin" />
+          Connecting
+        </Badge>
+      );
+    case 'unavailable':
+      return (
+        <Badge variant="outline" role="status">
+          <RadioTower aria-hidden="true" />
+          Voice Unavailable
+        </Badge>
+      );
+    case null:
+      return null;
+  }
 }

@@ -1,13 +1,15 @@
 import type { VoiceProviderName } from '../../../../protocol/voice';
-import { EmbeddedSfuTransport } from './transport/embedded-sfu-transport';
 import type { VoiceTransport } from './transport/voice-transport';
 
 /**
- * The transport for the provider the token endpoint named. LiveKit's client library is loaded with
- * a dynamic import, so the embedded default never downloads it.
+ * The transport for the provider the token endpoint named, loaded when a room first connects:
+ * neither the built-in SFU's WebRTC code nor LiveKit's library rides on the first load.
  */
 export async function createTransport(provider: VoiceProviderName): Promise<VoiceTransport> {
-  if (provider === 'embedded') return new EmbeddedSfuTransport();
+  if (provider === 'embedded') {
+    const { EmbeddedSfuTransport } = await import('./transport/embedded-sfu-transport');
+    return new EmbeddedSfuTransport();
+  }
   const [{ LiveKitTransport }, { createLiveKitRoom }] = await Promise.all([
     import('./transport/livekit-transport'),
     import('./transport/livekit-room'),

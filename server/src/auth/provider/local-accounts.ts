@@ -1,11 +1,12 @@
 import { hash, verify } from '@node-rs/argon2';
+import { MIN_PASSWORD_LENGTH } from '../../../../protocol/account.js';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { localAccounts } from '../../db/schema.js';
 
 export type LocalAccount = typeof localAccounts.$inferSelect;
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH };
 
 export type SignInOutcome =
   | { ok: true; account: LocalAccount; created: boolean }

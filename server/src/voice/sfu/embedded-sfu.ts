@@ -1,3 +1,4 @@
+import type { RTCIceServer } from 'werift';
 import type { WebSocket } from 'ws';
 import {
   VOICE_CLOSE_CODES,
@@ -9,6 +10,7 @@ import {
 import { TokenBucket } from '../../limits/token-bucket.js';
 import { LogThrottle } from '../../logging/log-throttle.js';
 import type { VerifiedVoiceToken, VoiceTokenVerifierFn } from '../voice-token.js';
+import { SfuCounters, type SfuTotals } from './sfu-counters.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { sfuPeerConfig, type SfuNetworkOptions } from './peer-config.js';
@@ -45,6 +47,8 @@ export interface EmbeddedSfuOptions extends Partial<SfuNetworkOptions> {
   graceMs?: number;
   /** How long a new socket may stay silent before its join message (default 10 s). */
   joinTimeoutMs?: number;
+  /** ICE servers handed to a participant's browser (TURN credentials are per user); `iceServers` by default. */
+  clientIceServers?: (userId: string) => RTCIceServer[];
 }
 
 export interface EmbeddedSfu {
@@ -61,6 +65,8 @@ export interface EmbeddedSfu {
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
   /** The ids of every connection this SFU holds now (for usage's last-seen times). */
   connectionIds(): string[];
+  /** Rooms, participants and media totals now, for `/metrics`. */
+  stats(): { rooms: number; participants: number } & SfuTotals;
   /** Snapshot of who is in a room, for presence reconciliation and tests. */
   participants(roomName: string): { identity: string; userId: string; name: string }[];
   close(): void;
@@ -77,10 +83,12 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     iceTcp: options.iceTcp,
     additionalHostAddresses: options.additionalHostAddresses,
   });
+  const clientIceServers = (userId: string) => options.clientIceServers?.(userId) ?? options.iceServers ?? [];
   const events = new SfuEvents((error) =>
     logger.error({ err: error }, 'sfu: event listener threw'),
   );
   const rooms = new Map<string, SfuRoom>();
+  const counters = new SfuCounters();
   const sessionsById = new Map<string, SfuSession>();
   const mutedByRoom = new Map<string, Set<string>>();
   const malformedLog = new LogThrottle();
@@ -106,7 +114,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
     if (!room) {
-      room = new SfuRoom(name, (userId) => isMuted(name, userId), events);
+      room = new SfuRoom(name, (userId) => isMuted(name, userId), events, counters);
       rooms.set(name, room);
     }
     return room;
@@ -161,7 +169,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       self: session.info,
       participants: [...room.sessions.values()].map((s) => s.info),
       canPublish: session.canPublish,
-      iceServers: options.iceServers ?? [],
+      iceServers: clientIceServers(session.userId),
       resumed: false,
     });
     for (const other of room.sessions.values()) {
@@ -214,7 +222,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         ? [...room.sessions.values()].filter((s) => s !== session).map((s) => s.info)
         : [],
       canPublish: session.canPublish,
-      iceServers: options.iceServers ?? [],
+      iceServers: clientIceServers(session.userId),
       resumed: true,
     });
     return session;
@@ -401,6 +409,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     },
     on: (name, listener) => events.on(name, listener),
     connectionIds: () => [...sessionsById.keys()],
+    stats: () => ({ rooms: rooms.size, participants: sessionsById.size, ...counters.totals }),
     participants(roomName) {
       return [...(rooms.get(roomName)?.sessions.values() ?? [])].map((s) => s.info);
     },

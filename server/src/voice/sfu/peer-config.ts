@@ -24,7 +24,23 @@ export function opusCodec(): RTCRtpCodecParameters {
   });
 }
 
+/**
+ * The server's peers. ICE-lite: the browser, a full agent, runs the connectivity checks and
+ * nominates; the server answers them. As in mediasoup and LiveKit, the server then keeps no check
+ * or consent timers of its own per peer, and a busy event loop cannot fail a join by answering a
+ * check late (with werift as the controlling agent, 100 joins at once on a loaded machine left
+ * a few peers nominated on one side only). Dead clients are found by their signalling socket.
+ */
 export function sfuPeerConfig(network: SfuNetworkOptions): RTCPeerConnectionConfig {
+  return { ...peerConfig(network), iceLite: true };
+}
+
+/** A werift participant (integration tests, benches): a full ICE agent, like a browser. */
+export function participantPeerConfig(): RTCPeerConnectionConfig {
+  return { ...peerConfig({ iceServers: [] }), iceLite: false };
+}
+
+function peerConfig(network: SfuNetworkOptions): RTCPeerConnectionConfig {
   const [min, max] = network.portRange ?? [];
   return {
     iceServers: network.iceServers,

@@ -8,16 +8,19 @@ import type { IceCandidateInit } from '../../../../protocol/ice.js';
 import type { ServerVoiceMessage, TrackMapping } from '../../../../protocol/voice-signalling.js';
 import { NegotiationQueue } from './negotiation-queue.js';
 import { announceAddress } from './peer-config.js';
+import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
 import type { SfuLogger } from './sfu-logger.js';
+import { preferAesCmSrtp } from './werift-internals.js';
 
 type OfferMessage = Extract<ServerVoiceMessage, { type: 'offer' }>;
 
-/** One talker's audio as this peer's listener receives it: a local track fed with forwarded RTP. */
+/** One talker's audio as this peer's listener receives it: a send-only m-line fed with forwarded RTP. */
 interface Forward {
   identity: string;
   userId: string;
   track: MediaStreamTrack;
   transceiver: RTCRtpTransceiver | undefined;
+  forwarder: RtpForwarder | undefined;
 }
 
 export interface SfuPeerOptions {
@@ -48,6 +51,7 @@ export class SfuPeer {
   private restartIceNext = false;
   private send: ((message: ServerVoiceMessage) => void) | undefined;
   private signalWaiters: (() => void)[] = [];
+  private settleWaiters: (() => void)[] = [];
   private pendingAnswer:
     | {
         id: number;
@@ -63,7 +67,10 @@ export class SfuPeer {
   constructor(private readonly options: SfuPeerOptions) {
     this.answerTimeoutMs = options.answerTimeoutMs ?? 15_000;
     this.pc = new RTCPeerConnection(options.config);
-    this.pc.connectionStateChange.subscribe((state) => options.onConnectionState(state));
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (state !== 'new' && state !== 'connecting') this.wakeSettleWaiters();
+      options.onConnectionState(state);
+    });
     this.queue = new NegotiationQueue(
       () => this.negotiate(),
       (error) => options.onNegotiationFailed(error),
@@ -74,6 +81,7 @@ export class SfuPeer {
   start(): void {
     // The channel exists so the first offer has something to negotiate; audio never depends on it.
     this.pc.createDataChannel('chirp');
+    preferAesCmSrtp(this.pc);
     this.queue.request();
   }
 
@@ -119,6 +127,7 @@ export class SfuPeer {
 
   restartIce(): void {
     this.restartIceNext = true;
+    this.wakeSettleWaiters();
     this.queue.request();
   }
 
@@ -130,6 +139,7 @@ export class SfuPeer {
       userId,
       track: new MediaStreamTrack({ kind: 'audio' }),
       transceiver: undefined,
+      forwarder: undefined,
     });
     if (this.firstNegotiationDone) this.queue.request();
   }
@@ -145,14 +155,9 @@ export class SfuPeer {
     }
   }
 
-  /**
-   * Hands one serialized RTP packet to this listener's copy of a talker's track. The sender parses
-   * the buffer into its own packet and rewrites SSRC, sequence and timestamp in place, which is why
-   * listeners must never share a packet object.
-   */
-  forward(identity: string, rtp: Buffer): void {
-    const forward = this.forwards.get(identity);
-    if (forward?.transceiver) forward.track.writeRtp(rtp);
+  /** Sends one of a talker's packets to this listener (the packet is only read, never changed). */
+  forward(identity: string, packet: ForwardedPacket): void {
+    this.forwards.get(identity)?.forwarder?.send(packet);
   }
 
   hasForward(identity: string): boolean {
@@ -163,6 +168,7 @@ export class SfuPeer {
     if (this.closed) return;
     this.closed = true;
     this.queue.close();
+    this.wakeSettleWaiters();
     clearTimeout(this.pendingAnswer?.timer);
     this.pendingAnswer?.reject(new Error('peer closed'));
     this.pendingAnswer = undefined;
@@ -175,11 +181,17 @@ export class SfuPeer {
 
   private async negotiate(): Promise<void> {
     await this.waitForSignal();
+    // werift starts ICE and DTLS again on every applied answer; an answer applied while the first
+    // handshake is still running fails the connection ("state must be new"), which a join storm
+    // on a busy server made common. So later offers wait until the connection has settled — the
+    // first offer exists precisely to bring ICE and DTLS up before audio is negotiated.
+    if (this.firstNegotiationDone) await this.waitUntilSettled();
     if (this.closed) return;
     if (this.firstNegotiationDone) this.reconcileTransceivers();
     const iceRestart = this.restartIceNext;
     this.restartIceNext = false;
     const offer = await this.pc.createOffer({ iceRestart });
+    preferAesCmSrtp(this.pc);
     await this.pc.setLocalDescription(offer);
     if (this.closed) return;
     const sdp = announceAddress(
@@ -229,6 +241,7 @@ export class SfuPeer {
     for (const forward of this.forwards.values()) {
       if (!forward.transceiver) {
         forward.transceiver = this.pc.addTransceiver(forward.track, { direction: 'sendonly' });
+        forward.forwarder = new RtpForwarder(forward.transceiver, forward.track);
       }
     }
   }
@@ -259,6 +272,20 @@ export class SfuPeer {
       this.pendingAnswer = undefined;
       pending.reject(new Error(`no answer to offer ${id}`));
     }, this.answerTimeoutMs);
+  }
+
+  /** Resolves once the connection is up (or failed, or closed), or an ICE restart is asked for. */
+  private waitUntilSettled(): Promise<void> {
+    const state = this.pc.connectionState;
+    if (this.closed || this.restartIceNext || (state !== 'new' && state !== 'connecting'))
+      return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push(resolve));
+  }
+
+  private wakeSettleWaiters(): void {
+    const waiters = this.settleWaiters;
+    this.settleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private waitForSignal(): Promise<void> {

@@ -1,4 +1,6 @@
-import { RtpPacket } from 'werift';
+import type { RtpPacket } from 'werift';
+import type { ForwardedPacket } from './rtp-forwarder.js';
+import type { SfuCounters } from './sfu-counters.js';
 import type { SfuEvents } from './sfu-events.js';
 import type { SfuSession } from './sfu-session.js';
 
@@ -24,6 +26,7 @@ export class SfuRoom {
     readonly name: string,
     private readonly isMuted: (userId: string) => boolean,
     private readonly events: SfuEvents,
+    private readonly counters: SfuCounters,
   ) {
     this.silenceTimer = setInterval(() => this.reportSilence(), PACKET_SILENCE_MS / 2);
     this.silenceTimer.unref();
@@ -56,17 +59,17 @@ export class SfuRoom {
   forwardFrom(publisher: SfuSession, rtp: RtpPacket): void {
     const now = Date.now();
     publisher.lastPacketAt = now;
+    this.counters.received(publisher, rtp.header.sequenceNumber);
     if (this.isMuted(publisher.userId)) {
       if (publisher.silenceFramesLeft > 0) {
         publisher.silenceFramesLeft--;
-        this.forwardToOthers(publisher, new RtpPacket(rtp.header, OPUS_SILENCE).serialize());
+        this.forwardToOthers(publisher, { header: rtp.header, payload: OPUS_SILENCE });
       }
       return;
     }
     const change = publisher.speaking.push(rtp.payload.length, now);
     if (change) this.reportSpeaking(publisher, change.speaking, change.level);
-    // One serialization per packet; each listener's sender parses it into a packet of its own.
-    this.forwardToOthers(publisher, rtp.serialize());
+    this.forwardToOthers(publisher, rtp);
   }
 
   /** Admin mute takes effect on the next packet; listeners' talking indicators drop at once. */
@@ -84,10 +87,11 @@ export class SfuRoom {
     }
   }
 
-  private forwardToOthers(publisher: SfuSession, buffer: Buffer): void {
+  private forwardToOthers(publisher: SfuSession, packet: ForwardedPacket): void {
     for (const listener of this.sessions.values()) {
-      if (listener !== publisher) listener.peer.forward(publisher.identity, buffer);
+      if (listener !== publisher) listener.peer.forward(publisher.identity, packet);
     }
+    this.counters.forwarded(this.sessions.size - 1);
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../../../protocol/usage';
+import type { VoiceProviderName } from '../../../../../protocol/voice';
 
 /**
  * Spec §8, word for word: these texts are shown to users and asserted by tests, so they live in
@@ -14,18 +15,24 @@ export const VOICE_ERRORS = {
 } as const;
 
 /**
- * The spec writes the provider as "{provider}". The token endpoint issues LiveKit-format tokens for
- * both providers (DESIGN §3), so a failed request names LiveKit; "configured: false" only ever
- * comes from the LiveKit provider, whose display name is "LiveKit" as well.
+ * The spec writes the provider as "{provider}": the provider this server actually uses, as the
+ * token endpoint names it in every answer, refusals included. The built-in SFU is shown by what it
+ * is rather than by its configuration value.
  */
-export const TOKEN_PROVIDER_NAME = 'LiveKit';
+export const PROVIDER_DISPLAY_NAMES: Record<VoiceProviderName, string> = {
+  embedded: 'built-in voice',
+  LiveKit: 'LiveKit',
+};
 
-/** "Failed to get LiveKit token: <status text>" (spec §8). */
-export function tokenFailedMessage(statusText: string, provider = TOKEN_PROVIDER_NAME): string {
-  return `Failed to get ${provider} token: ${statusText}`;
+/** When an answer named no provider at all (a proxy's error page): the spec's own wording. */
+const UNNAMED_PROVIDER: VoiceProviderName = 'LiveKit';
+
+/** "Failed to get {provider} token: <status text>" (spec §8). */
+export function tokenFailedMessage(statusText: string, provider?: VoiceProviderName): string {
+  return `Failed to get ${PROVIDER_DISPLAY_NAMES[provider ?? UNNAMED_PROVIDER]} token: ${statusText}`;
 }
 
-/** "Voice features require LiveKit configuration" (spec §5). */
-export function notConfiguredMessage(provider = TOKEN_PROVIDER_NAME): string {
-  return `Voice features require ${provider} configuration`;
+/** "Voice features require {provider} configuration" (spec §5). */
+export function notConfiguredMessage(provider: VoiceProviderName): string {
+  return `Voice features require ${PROVIDER_DISPLAY_NAMES[provider]} configuration`;
 }

@@ -153,15 +153,33 @@ describe('RoomController', () => {
     );
   });
 
-  it('a refused token names LiveKit with the status text and ends the session', async () => {
+  it('a refused token names the provider the server uses, with the status text, and ends the session', async () => {
     const { controller, urls } = setup({
       ...okHandlers(),
-      '/api/livekit-token': () => new Response('no', { status: 403, statusText: 'Forbidden' }),
+      '/api/livekit-token': () =>
+        new Response(
+          JSON.stringify({ message: 'Tokens are issued only for yourself', provider: 'embedded' }),
+          {
+            status: 403,
+            statusText: 'Forbidden',
+          },
+        ),
     });
     controller.configure(target);
     await flush();
-    expect(controller.getView().error).toBe('Failed to get LiveKit token: Forbidden');
+    expect(controller.getView().error).toBe('Failed to get built-in voice token: Forbidden');
     expect(urls()).toContain('/api/usage/session/end');
+  });
+
+  it('a refusal that names no provider keeps the spec wording', async () => {
+    const { controller } = setup({
+      ...okHandlers(),
+      '/api/livekit-token': () =>
+        new Response('Bad gateway', { status: 502, statusText: 'Bad Gateway' }),
+    });
+    controller.configure(target);
+    await flush();
+    expect(controller.getView().error).toBe('Failed to get LiveKit token: Bad Gateway');
   });
 
   it('configured:false stops with the configuration message', async () => {

@@ -288,15 +288,20 @@ describe('voice room machine: failures and their messages', () => {
 
   const afterSession: RoomEvent[] = [{ type: 'session_started', attempt: 2, sessionId: 's1' }];
 
-  it('a failed token request names LiveKit and the status text, ends the session, stops', () => {
+  it('a failed token request names the provider and the status text, ends the session, stops', () => {
     const { state, effects } = failAt(afterSession, {
       kind: 'tokenFailed',
       statusText: 'Forbidden',
+      provider: 'LiveKit',
     });
     expect(state).toMatchObject({
       phase: 'stopped',
       error: 'Failed to get LiveKit token: Forbidden',
     });
+    expect(
+      failAt(afterSession, { kind: 'tokenFailed', statusText: 'Forbidden', provider: 'embedded' })
+        .state.error,
+    ).toBe('Failed to get built-in voice token: Forbidden');
     expect(effects).toEqual([{ kind: 'endSession', sessionId: 's1' }]);
   });
 

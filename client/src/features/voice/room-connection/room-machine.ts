@@ -53,7 +53,8 @@ export type AttemptFailure =
   /** Session start answered 429; `message` is the response's message field when it had one. */
   | { kind: 'overLimit'; message?: string }
   | { kind: 'sessionFailed' }
-  | { kind: 'tokenFailed'; statusText: string }
+  /** `provider` as the refusal named it, when it did. */
+  | { kind: 'tokenFailed'; statusText: string; provider?: VoiceProviderName }
   | { kind: 'notConfigured'; provider: VoiceProviderName }
   /** A timeout or an abort (token request after 10 s, connect after 15 s). */
   | { kind: 'timeout' }
@@ -103,10 +104,9 @@ export function failureMessage(failure: AttemptFailure): string {
     case 'sessionFailed':
       return VOICE_ERRORS.usageTracking;
     case 'tokenFailed':
-      return tokenFailedMessage(failure.statusText);
+      return tokenFailedMessage(failure.statusText, failure.provider);
     case 'notConfigured':
-      // Only the LiveKit provider can be unconfigured (DESIGN §3); see TOKEN_PROVIDER_NAME.
-      return notConfiguredMessage();
+      return notConfiguredMessage(failure.provider);
     case 'timeout':
       return VOICE_ERRORS.timedOut;
     case 'network':

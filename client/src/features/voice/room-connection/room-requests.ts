@@ -1,5 +1,13 @@
+import { API_PATHS } from '../../../../../protocol/api-paths';
 import { startUsageSessionResponseSchema } from '../../../../../protocol/usage';
-import { voiceTokenResponseSchema, type VoiceProviderName } from '../../../../../protocol/voice';
+import {
+  voiceProviderNameSchema,
+  voiceTokenResponseSchema,
+  type VoiceProviderName,
+} from '../../../../../protocol/voice';
+import { z } from 'zod';
+
+const tokenRefusalSchema = z.object({ provider: voiceProviderNameSchema });
 import type { AttemptFailure, RoomTarget } from './room-machine';
 
 /**
@@ -34,7 +42,7 @@ export async function startUsageSession(
   channelId: number,
 ): Promise<RequestResult<string>> {
   try {
-    const res = await fetchFn('/api/usage/session/start', jsonPost({ channelId }));
+    const res = await fetchFn(API_PATHS.usageSessionStart, jsonPost({ channelId }));
     if (res.status === 429)
       return { ok: false, failure: { kind: 'overLimit', message: await messageOf(res) } };
     if (!res.ok) return { ok: false, failure: { kind: 'sessionFailed' } };
@@ -49,7 +57,7 @@ export async function startUsageSession(
 export async function endUsageSession(fetchFn: Fetch, sessionId: string): Promise<void> {
   try {
     // keepalive lets the request outlive the page when the tab is closing.
-    const res = await fetchFn('/api/usage/session/end', {
+    const res = await fetchFn(API_PATHS.usageSessionEnd, {
       ...jsonPost({ sessionId }),
       keepalive: true,
     });
@@ -60,6 +68,16 @@ export async function endUsageSession(fetchFn: Fetch, sessionId: string): Promis
 }
 
 export type TokenGrant = { provider: VoiceProviderName; url: string; token: string };
+
+/** The provider a refusal names (the server adds it to every token error), if any. */
+async function providerOf(res: Response): Promise<VoiceProviderName | undefined> {
+  try {
+    const parsed = tokenRefusalSchema.safeParse(await res.json());
+    return parsed.success ? parsed.data.provider : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
@@ -75,7 +93,7 @@ export async function fetchVoiceToken(
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const res = await fetchFn(
-      '/api/livekit-token',
+      API_PATHS.voiceToken,
       jsonPost(
         { channelId: target.channelId, userId: target.userId, userName: target.userName },
         controller.signal,
@@ -84,7 +102,11 @@ export async function fetchVoiceToken(
     if (!res.ok)
       return {
         ok: false,
-        failure: { kind: 'tokenFailed', statusText: res.statusText || String(res.status) },
+        failure: {
+          kind: 'tokenFailed',
+          statusText: res.statusText || String(res.status),
+          provider: await providerOf(res),
+        },
       };
     const grant = voiceTokenResponseSchema.parse(await res.json());
     if (!grant.configured)

@@ -7,6 +7,14 @@ import {
   type JoinedMessage,
   type RoomMessage,
 } from './sfu-connection';
+import {
+  LIVE,
+  reduceRecovery,
+  type RecoveryEffect,
+  type RecoveryEvent,
+  type RecoveryState,
+  type RecoveryTimer,
+} from './sfu-recovery';
 import { TransportEvents } from './transport-events';
 import {
   VoiceTransportError,
@@ -29,23 +37,12 @@ export interface EmbeddedSfuTransportOptions {
   iceGraceMs?: number;
 }
 
-/** Close codes after which trying again with the same token is pointless. */
-const FINAL_CLOSE: Record<number, VoiceDisconnectReason> = {
-  [VOICE_CLOSE_CODES.unauthorized]: 'unauthorized',
-  [VOICE_CLOSE_CODES.unsupportedVersion]: 'unsupported_version',
-  [VOICE_CLOSE_CODES.kicked]: 'kicked',
-  [VOICE_CLOSE_CODES.roomClosed]: 'room_closed',
-  [VOICE_CLOSE_CODES.replaced]: 'replaced',
-};
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Voice through the server's built-in SFU on the browser's RTCPeerConnection.
  *
- * Recovery, cheapest first: a dropped signalling socket is resumed on a new socket while the peer
- * connection keeps playing (`signalReconnecting`); a dropped peer connection gets an ICE restart
- * (`reconnecting`); if neither works in time, the whole session is rejoined with the same token.
+ * Recovery, cheapest first, is the pure machine of `sfu-recovery.ts`: resume a dropped signalling
+ * socket (`signalReconnecting`), restart ICE for a dropped peer connection (`reconnecting`), else
+ * rejoin with the same token. This class feeds it events and timer ticks and runs its effects.
  */
 export class EmbeddedSfuTransport implements VoiceTransport {
   private currentState: VoiceRoomState = 'disconnected';
@@ -60,8 +57,8 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   private token = '';
   /** Bumped by every connect/disconnect so stale async work can tell it is stale. */
   private generation = 0;
-  private recovering = false;
-  private iceTimer: ReturnType<typeof setTimeout> | undefined;
+  private recovery: RecoveryState = LIVE;
+  private readonly timers = new Map<RecoveryTimer, ReturnType<typeof setTimeout>>();
   private readonly options: Required<Omit<EmbeddedSfuTransportOptions, 'document'>> & {
     document: Document | undefined;
   };
@@ -115,6 +112,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       await this.withTimeout(this.join(generation), this.options.connectTimeoutMs);
       if (generation !== this.generation)
         throw new VoiceTransportError('failed', 'Disconnected while connecting');
+      this.recovery = LIVE;
       this.setState('connected');
     } catch (error) {
       if (generation === this.generation) this.teardown();
@@ -244,110 +242,89 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   }
 
   private onPeerState(state: RTCPeerConnectionState): void {
-    if (state === 'connected') {
-      clearTimeout(this.iceTimer);
-      this.iceTimer = undefined;
-      if (this.currentState === 'reconnecting' && !this.recovering) this.setState('connected');
-      return;
-    }
-    if ((state === 'disconnected' || state === 'failed') && this.currentState === 'connected') {
-      // Give a brief network blip the chance to heal by itself before restarting ICE.
-      this.iceTimer ??= setTimeout(
-        () => {
-          this.iceTimer = undefined;
-          void this.recover('ice');
-        },
-        state === 'failed' ? 0 : this.options.iceGraceMs,
-      );
-    }
+    if (this.currentState === 'disconnected' || this.currentState === 'connecting') return;
+    this.recover({ type: 'peer', state, now: Date.now() });
   }
 
   private onSocketClosed(code: number): void {
-    const final = FINAL_CLOSE[code];
-    if (final) {
-      this.finish(final);
-      return;
-    }
-    if (
-      code === 1000 ||
-      code === VOICE_CLOSE_CODES.sessionExpired ||
-      code === VOICE_CLOSE_CODES.serverShutdown
-    ) {
-      void this.recover('rejoin');
-      return;
-    }
-    void this.recover('signal');
+    if (this.currentState === 'disconnected' || this.currentState === 'connecting') return;
+    this.recover({ type: 'socket_closed', code, now: Date.now() });
   }
 
-  /** Resume the socket or restart ICE; rejoin if that does not bring media back in time. */
-  private async recover(kind: 'signal' | 'ice' | 'rejoin'): Promise<void> {
-    if (
-      this.recovering ||
-      this.currentState === 'disconnected' ||
-      this.currentState === 'connecting'
-    )
-      return;
-    this.recovering = true;
+  /** One step of the recovery machine, with its effects carried out for this generation. */
+  private recover(event: RecoveryEvent): void {
+    const { state, effects } = reduceRecovery(this.recovery, event, this.options);
+    this.recovery = state;
     const generation = this.generation;
-    const connection = this.connection;
-    try {
-      if (kind !== 'rejoin' && connection) {
-        this.setState(kind === 'signal' ? 'signalReconnecting' : 'reconnecting');
-        const recovered = await this.tryResume(connection, kind, generation).catch(() => false);
-        if (generation !== this.generation) return;
-        if (recovered) {
-          this.setState('connected');
-          return;
-        }
+    for (const effect of effects) this.runRecovery(effect, generation);
+  }
+
+  private runRecovery(effect: RecoveryEffect, generation: number): void {
+    const current = () => generation === this.generation;
+    switch (effect.kind) {
+      case 'state':
+        this.setState(effect.state);
+        return;
+      case 'start_timer': {
+        clearTimeout(this.timers.get(effect.timer));
+        const timer = effect.timer;
+        this.timers.set(
+          timer,
+          setTimeout(() => {
+            this.timers.delete(timer);
+            if (current()) this.recover({ type: 'timer', timer, now: Date.now() });
+          }, effect.ms),
+        );
+        return;
       }
-      this.setState('reconnecting');
-      connection?.close(false);
-      this.removeAudio(() => true);
-      await this.withTimeout(this.join(generation), this.options.connectTimeoutMs);
-      if (generation === this.generation) this.setState('connected');
-    } catch (error) {
-      if (generation !== this.generation) return;
-      const code = error instanceof SignallingClosedError ? error.code : undefined;
-      this.finish((code !== undefined && FINAL_CLOSE[code]) || 'connection_lost');
-    } finally {
-      this.recovering = false;
+      case 'cancel_timers':
+        this.clearTimers();
+        return;
+      case 'resume': {
+        const connection = this.connection;
+        if (!connection) return;
+        this.withTimeout(connection.open('resume'), effect.withinMs).then(
+          (joined) => {
+            if (!current()) return;
+            // Joins and leaves during the gap were sent to the dead socket; the snapshot catches up.
+            this.applyJoined(joined);
+            const peerConnected = connection.pc?.connectionState === 'connected';
+            this.recover({ type: 'resumed', peerConnected, now: Date.now() });
+          },
+          (error: unknown) => {
+            if (!current()) return;
+            const code = error instanceof SignallingClosedError ? error.code : null;
+            this.recover({ type: 'resume_failed', code, now: Date.now() });
+          },
+        );
+        return;
+      }
+      case 'restart_ice':
+        this.connection?.requestIceRestart();
+        return;
+      case 'rejoin':
+        this.connection?.close(false);
+        this.removeAudio(() => true);
+        this.withTimeout(this.join(generation), this.options.connectTimeoutMs).then(
+          () => {
+            if (current()) this.recover({ type: 'rejoined' });
+          },
+          (error: unknown) => {
+            if (!current()) return;
+            const code = error instanceof SignallingClosedError ? error.code : null;
+            this.recover({ type: 'rejoin_failed', code });
+          },
+        );
+        return;
+      case 'finish':
+        this.finish(effect.reason);
+        return;
     }
   }
 
-  private async tryResume(
-    connection: SfuConnection,
-    kind: 'signal' | 'ice',
-    generation: number,
-  ): Promise<boolean> {
-    const deadline = Date.now() + this.options.recoverWithinMs;
-    if (kind === 'signal') {
-      let backoff = 250;
-      for (;;) {
-        try {
-          const joined = await this.withTimeout(
-            connection.open('resume'),
-            Math.max(1, deadline - Date.now()),
-          );
-          // Joins and leaves during the gap were sent to the dead socket; the snapshot catches up.
-          if (generation === this.generation) this.applyJoined(joined);
-          break;
-        } catch (error) {
-          if (error instanceof SignallingClosedError && error.code >= 4000) return false; // session gone
-          if (Date.now() + backoff >= deadline || generation !== this.generation) return false;
-          await delay(backoff);
-          backoff = Math.min(backoff * 2, 2_000);
-        }
-      }
-    }
-    const pc = connection.pc;
-    if (!pc) return false;
-    if (pc.connectionState === 'connected') return true;
-    connection.requestIceRestart();
-    await this.withTimeout(
-      this.waitForPeer(connection, 'connected'),
-      Math.max(1, deadline - Date.now()),
-    );
-    return true;
+  private clearTimers(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
   }
 
   private waitForPeer(connection: SfuConnection, wanted: RTCPeerConnectionState): Promise<void> {
@@ -391,8 +368,8 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   }
 
   private teardown(): void {
-    clearTimeout(this.iceTimer);
-    this.iceTimer = undefined;
+    this.clearTimers();
+    this.recovery = LIVE;
     this.connection?.close(true);
     this.connection = undefined;
     this.removeAudio(() => true);

@@ -11,20 +11,22 @@ import {
   serverVoiceMessageSchema,
   type ServerVoiceMessage,
 } from '../../../../../protocol/voice-signalling.js';
-import { sfuPeerConfig } from '../peer-config.js';
+import { participantPeerConfig } from '../peer-config.js';
 
 /**
  * A Node-side participant for integration tests and benchmarks: speaks the `/rtc` protocol like
  * the browser transport does, publishes RTP it is handed, and counts what it receives per talker.
  */
 export class WeriftVoiceClient {
-  readonly pc = new RTCPeerConnection(sfuPeerConfig({ iceServers: [] }));
+  readonly pc = new RTCPeerConnection(participantPeerConfig());
   readonly ws: WebSocket;
   readonly messages: ServerVoiceMessage[] = [];
   readonly received = new Map<string, number>();
   readonly microphone = new MediaStreamTrack({ kind: 'audio' });
   onRtp: ((identity: string, rtp: RtpPacket) => void) | undefined;
   closeCode: number | undefined;
+  /** ICE restarts this client asked for after its connection failed (see `recoverIce`). */
+  iceRestarts = 0;
   private readonly identityByMid = new Map<string, string>();
   private publishing = false;
   private queue: Promise<void> = Promise.resolve();
@@ -53,6 +55,19 @@ export class WeriftVoiceClient {
     });
     this.ws.on('close', (code) => {
       this.closeCode = code;
+    });
+  }
+
+  /**
+   * Recovers a failed connection the way the browser transport does: ask the server for an ICE
+   * restart (werift's own checks give up after about 3 s, which a loaded machine can exceed).
+   */
+  recoverIce(maxRestarts = 5): void {
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (state !== 'failed' || this.iceRestarts >= maxRestarts) return;
+      if (this.ws.readyState !== WebSocket.OPEN) return;
+      this.iceRestarts++;
+      this.ws.send(JSON.stringify({ type: 'restart_ice' }));
     });
   }
 
@@ -121,12 +136,15 @@ export class WeriftVoiceClient {
     if (this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify({ type: 'answer', negotiationId: offer.negotiationId, sdp }));
     }
-    // Same werift ICE-restart gap as on the server (see SfuPeer.restartIceChecks).
+    // Same werift ICE-restart gap as on the server (see SfuPeer.restartIceChecks): after a restart
+    // offer werift resets the agent but runs no checks while DTLS is up — or after the connection
+    // failed, which is when clients restart. The server is ICE-lite, so only we can run them.
+    const state = this.pc.connectionState;
     for (const transport of this.pc.iceTransports) {
       if (
         transport.state !== 'closed' &&
         !transport.connection.nominated &&
-        this.pc.connectionState === 'connected'
+        (state === 'connected' || state === 'failed' || state === 'disconnected')
       ) {
         transport.start().catch(() => undefined);
       }

@@ -1,0 +1,368 @@
+/**
+ * The built-in SFU, LiveKit and Janus VideoRoom side by side, in one run on one machine: the same
+ * werift swarm (one publisher of 20 ms Opus packets, N listeners) against each, ABBA-interleaved
+ * (A B C C B A at every N) so drifting machine load falls on all three alike. Per server and N it
+ * prints the server process's CPU (total, and per forwarded stream), RSS, loss, the send → receive
+ * delay at the listeners, and how long all listeners took to hear; then the per-stream CPU ratios,
+ * and what 500 rooms with one silent member each cost when nothing is said.
+ *
+ *   npm run bench sfu-compare
+ *   SFU_COMPARE_STEPS=1,20 SFU_COMPARE_SECONDS=5 SFU_COMPARE_SERVERS=built-in,janus npx tsx bench/sfu/compare/sfu-compare.bench.ts
+ *
+ * LiveKit is the binary scripts/services.sh installs (TEST_LIVEKIT_BINARY); Janus is Debian's. When
+ * either is missing from the environment, the bench asks scripts/services.sh for them first.
+ */
+import { existsSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { PACKETS_PER_SECOND, nowUs } from '../swarm/bench-packet.js';
+import { DelayHistogram } from '../swarm/delay-histogram.js';
+import type { JoinTarget } from '../swarm/swarm-client.js';
+import { SwarmProcess } from '../swarm/swarm-process.js';
+import { cpuSeconds, rssMiB } from './process-usage.js';
+import { startBuiltInSfu } from './servers/builtin-sfu-process.js';
+import { startJanus } from './servers/janus-process.js';
+import { startLiveKit } from './servers/livekit-process.js';
+import type { ServerUnderTest } from './servers/server-under-test.js';
+
+const STEPS = (process.env.SFU_COMPARE_STEPS ?? '1,20,100,300')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const SECONDS = Number(process.env.SFU_COMPARE_SECONDS ?? 10);
+const IDLE_ROOMS = Number(process.env.SFU_COMPARE_IDLE_ROOMS ?? 500);
+const WANTED = (process.env.SFU_COMPARE_SERVERS ?? 'built-in,janus,livekit').split(',');
+/** Listener processes: each werift listener decrypts in JS, so spread them out. */
+const LISTENER_PROCESSES = Number(process.env.SFU_COMPARE_SWARMS ?? 4);
+const JOIN_TIMEOUT_MS = 120_000;
+/** Joins in flight per swarm process: a steady stream of arrivals rather than a stampede. */
+const JOIN_CONCURRENCY = Number(process.env.SFU_COMPARE_JOIN_CONCURRENCY ?? 2);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Totals {
+  cpuSeconds: number;
+  wallSeconds: number;
+  idleCpuSeconds: number;
+  idleWallSeconds: number;
+  sent: number;
+  expected: number;
+  received: number;
+  delays: DelayHistogram;
+  rssMiB: number;
+  joinMs: number;
+  joinFailures: number;
+  silent: number;
+}
+
+interface Row extends Totals {
+  server: ServerUnderTest;
+  listeners: number;
+}
+
+/** Installs LiveKit and Janus when missing (scripts/services.sh) and takes its exported paths. */
+function ensureMediaServers(): void {
+  if (process.env.TEST_LIVEKIT_BINARY && commandExists(process.env.JANUS_BINARY ?? 'janus')) return;
+  try {
+    const exports = execSync('bash scripts/services.sh livekit janus', {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    for (const match of exports.matchAll(/^export (\w+)=(.*)$/gm))
+      process.env[match[1]!] ??= match[2];
+  } catch {
+    console.log(
+      'scripts/services.sh could not provide LiveKit and Janus; running with what there is',
+    );
+  }
+}
+
+async function startServers(): Promise<ServerUnderTest[]> {
+  ensureMediaServers();
+  const servers: ServerUnderTest[] = [];
+  if (WANTED.includes('built-in')) servers.push(await startBuiltInSfu());
+  if (WANTED.includes('janus')) {
+    if (commandExists(process.env.JANUS_BINARY ?? 'janus')) servers.push(await startJanus());
+    else console.log('Janus: not installed (run scripts/services.sh janus); left out of this run');
+  }
+  if (WANTED.includes('livekit')) {
+    const binary = process.env.TEST_LIVEKIT_BINARY;
+    if (binary && existsSync(binary)) servers.push(await startLiveKit(binary));
+    else
+      console.log(
+        'LiveKit: TEST_LIVEKIT_BINARY not set (eval "$(bash scripts/services.sh)"); left out',
+      );
+  }
+  return servers;
+}
+
+function commandExists(command: string): boolean {
+  try {
+    execSync(`command -v ${command}`, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const publisherSwarm = new SwarmProcess();
+const listenerSwarms = Array.from({ length: LISTENER_PROCESSES }, () => new SwarmProcess());
+const all = [publisherSwarm, ...listenerSwarms];
+
+/** Splits listeners round-robin over the listener processes. */
+function split<T>(items: T[], parts: number): T[][] {
+  const out: T[][] = Array.from({ length: parts }, () => []);
+  items.forEach((item, i) => out[i % parts]!.push(item));
+  return out;
+}
+
+/** Joins the talker and N listeners of one server; the talker talks until all listeners hear. */
+async function joinStep(
+  server: ServerUnderTest,
+  room: string,
+  listeners: number,
+): Promise<Pick<Totals, 'joinMs' | 'joinFailures' | 'silent'>> {
+  const group = server.kind;
+  const publisher = await publisherSwarm.ask({
+    cmd: 'join',
+    group,
+    role: 'publisher',
+    targets: [await server.publisherTarget(room, 'talker')],
+  });
+  if (publisher.failures.length > 0)
+    throw new Error(`${server.label}: talker could not join: ${publisher.failures[0]}`);
+  await publisherSwarm.ask({ cmd: 'stream', group, on: true });
+  const targets: JoinTarget[] = [];
+  for (let i = 0; i < listeners; i++)
+    targets.push(await server.subscriberTarget(room, `listener-${i}`, publisher.feeds[0]));
+  const started = nowUs();
+  const joins = await Promise.all(
+    split(targets, listenerSwarms.length).map((part, i) =>
+      part.length > 0
+        ? listenerSwarms[i]!.ask({
+            cmd: 'join',
+            group,
+            role: 'subscriber',
+            targets: part,
+            concurrency: JOIN_CONCURRENCY,
+          })
+        : Promise.resolve({ failures: [] as string[], retries: 0 }),
+    ),
+  );
+  const failures = joins.flatMap((j) => j.failures);
+  const retries = joins.reduce((sum, j) => sum + ('retries' in j ? j.retries : 0), 0);
+  if (retries > 0)
+    console.log(`  ${server.label}: ${retries} joins failed to connect and were made again`);
+  if (failures.length > 0)
+    console.log(`  ${server.label}: ${failures.length} joins failed, first: ${failures[0]}`);
+  let firsts: (number | null)[] = [];
+  let silent: string[] = [];
+  const deadline = Date.now() + JOIN_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const stats = await Promise.all(listenerSwarms.map((s) => s.ask({ cmd: 'stats', group })));
+    firsts = stats.flatMap((s) => s.firstPacketUs);
+    silent = stats.flatMap((s) => s.silent);
+    if (firsts.every((t) => t !== null)) break;
+    await sleep(250);
+  }
+  if (silent.length > 0)
+    console.log(`  ${server.label}: never heard: ${silent.slice(0, 4).join('; ')}`);
+  await publisherSwarm.ask({ cmd: 'stream', group, on: false });
+  const heard = firsts.filter((t): t is number => t !== null);
+  return {
+    joinMs: heard.length > 0 ? (Math.max(...heard) - started) / 1000 : Number.NaN,
+    joinFailures: failures.length,
+    silent: firsts.length - heard.length,
+  };
+}
+
+/** One measured talk spell: the talker sends for SECONDS while the server's CPU time is read. */
+async function talk(server: ServerUnderTest, totals: Totals, listeners: number): Promise<void> {
+  const group = server.kind;
+  const idle0 = cpuSeconds(server.pid);
+  const idleWall0 = performance.now();
+  await sleep(2_000);
+  totals.idleCpuSeconds += cpuSeconds(server.pid) - idle0;
+  totals.idleWallSeconds += (performance.now() - idleWall0) / 1000;
+
+  const { nextIndex } = await publisherSwarm.ask({ cmd: 'stream', group, on: false });
+  const to = nextIndex + SECONDS * PACKETS_PER_SECOND;
+  await Promise.all(
+    listenerSwarms.map((s) => s.ask({ cmd: 'window', group, from: nextIndex, to })),
+  );
+  const cpu0 = cpuSeconds(server.pid);
+  const wall0 = performance.now();
+  const sent = await publisherSwarm.ask({ cmd: 'publish', group, seconds: SECONDS });
+  await sleep(300); // the last packets' way through
+  totals.cpuSeconds += cpuSeconds(server.pid) - cpu0;
+  totals.wallSeconds += (performance.now() - wall0) / 1000;
+  totals.rssMiB = Math.max(totals.rssMiB, rssMiB(server.pid));
+  const stats = await Promise.all(listenerSwarms.map((s) => s.ask({ cmd: 'stats', group })));
+  const talker = (await publisherSwarm.ask({ cmd: 'stats', group })).publisher;
+  if (stats.every((s) => s.received.every((n) => n === 0)))
+    console.log(`  ${server.label}: nothing arrived; talker: ${talker ?? 'gone'}`);
+  totals.sent += sent.to - sent.from;
+  totals.expected += (sent.to - sent.from) * listeners;
+  for (const s of stats) {
+    totals.received += s.received.reduce((sum, n) => sum + n, 0);
+    totals.delays.merge(s.delays);
+  }
+}
+
+const pct = (cpu: number, wall: number) => (wall > 0 ? (cpu / wall) * 100 : Number.NaN);
+const activePct = (r: Totals) => pct(r.cpuSeconds, r.wallSeconds);
+const idlePct = (r: Totals) => pct(r.idleCpuSeconds, r.idleWallSeconds);
+
+/** Least-squares slope of forwarding CPU (above idle) against listeners: the cost of one more stream. */
+function marginal(rows: Row[]): number {
+  const points = rows.map((r) => [r.listeners, activePct(r) - idlePct(r)] as const);
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return sxy / sxx;
+}
+
+function describe(row: Row): string {
+  const active = activePct(row);
+  const idle = idlePct(row);
+  const perStream = (active - idle) / row.listeners;
+  const loss = row.expected > 0 ? (1 - row.received / row.expected) * 100 : Number.NaN;
+  return [
+    row.server.label.padEnd(8),
+    `N ${String(row.listeners).padStart(3)}`,
+    `CPU ${active.toFixed(1).padStart(5)} % (idle ${idle.toFixed(1)} %)`,
+    `per stream ${perStream.toFixed(3)} %`,
+    `RSS ${row.rssMiB.toFixed(0).padStart(4)} MiB`,
+    `loss ${loss.toFixed(3)} %`,
+    `delay p50 ${row.delays.percentileMs(50).toFixed(2)} ms p99 ${row.delays.percentileMs(99).toFixed(2)} ms`,
+    `all ${row.listeners} hearing after ${(row.joinMs / 1000).toFixed(1)} s` +
+      (row.joinFailures || row.silent
+        ? ` (${row.joinFailures} failed, ${row.silent} never heard)`
+        : ''),
+  ].join(' | ');
+}
+
+/** 500 rooms with one member each who publishes a microphone and says nothing. */
+async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string> {
+  const group = `${server.kind}-idle`;
+  const base0 = cpuSeconds(server.pid);
+  const baseWall0 = performance.now();
+  await sleep(5_000);
+  const base = pct(cpuSeconds(server.pid) - base0, (performance.now() - baseWall0) / 1000);
+  const targets: JoinTarget[] = [];
+  for (let i = 0; i < rooms; i++)
+    targets.push(await server.publisherTarget(`idle-${i}`, `member-${i}`));
+  const started = performance.now();
+  const joins = await Promise.all(
+    split(targets, all.length).map((part, i) =>
+      all[i]!.ask({
+        cmd: 'join',
+        group,
+        role: 'publisher',
+        targets: part,
+        concurrency: JOIN_CONCURRENCY,
+      }),
+    ),
+  );
+  const joined = joins.reduce((sum, j) => sum + j.clients, 0);
+  const failures = joins.flatMap((j) => j.failures);
+  if (failures.length > 0)
+    console.log(
+      `  ${server.label}: ${failures.length} members could not join, first: ${failures[0]}`,
+    );
+  const joinSeconds = (performance.now() - started) / 1000;
+  await sleep(5_000);
+  const cpu0 = cpuSeconds(server.pid);
+  const wall0 = performance.now();
+  await sleep(20_000);
+  const idle = pct(cpuSeconds(server.pid) - cpu0, (performance.now() - wall0) / 1000);
+  const rss = rssMiB(server.pid);
+  await Promise.all(all.map((s) => s.ask({ cmd: 'leave', group })));
+  return `${server.label.padEnd(8)} | ${joined}/${rooms} rooms joined in ${joinSeconds.toFixed(0)} s | CPU ${idle.toFixed(2)} % of a core (${(idle - base).toFixed(2)} % above empty) | RSS ${rss.toFixed(0)} MiB`;
+}
+
+const servers = await startServers();
+let cleaned: Promise<void> | undefined;
+/** Leaves every room, ends the swarm and stops our own servers (never anyone else's). */
+function cleanUp(): Promise<void> {
+  cleaned ??= (async () => {
+    await Promise.allSettled(
+      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.kind }))),
+    );
+    for (const s of all) s.kill();
+    await Promise.allSettled(servers.map((s) => s.stop()));
+  })();
+  return cleaned;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+const rows: Row[] = [];
+const runId = Date.now().toString(36);
+try {
+  console.log(
+    `servers: ${servers.map((s) => `${s.label} (pid ${s.pid})`).join(', ')}; ${SECONDS} s per talk spell, ABBA order`,
+  );
+  for (const listeners of STEPS) {
+    const totals = new Map<ServerUnderTest, Totals>();
+    for (const server of servers) {
+      const joined = await joinStep(server, `cmp-${runId}-${listeners}`, listeners);
+      totals.set(server, {
+        cpuSeconds: 0,
+        wallSeconds: 0,
+        idleCpuSeconds: 0,
+        idleWallSeconds: 0,
+        sent: 0,
+        expected: 0,
+        received: 0,
+        delays: new DelayHistogram(),
+        rssMiB: 0,
+        ...joined,
+      });
+    }
+    for (const server of [...servers, ...[...servers].reverse()])
+      await talk(server, totals.get(server)!, listeners);
+    for (const server of servers) {
+      const row: Row = { server, listeners, ...totals.get(server)! };
+      rows.push(row);
+      console.log(describe(row));
+    }
+    await Promise.all(
+      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.kind }))),
+    );
+    await sleep(2_000);
+  }
+
+  console.log(
+    '\nSFU comparison (one talker, 50 packets/s of 80-byte Opus, loopback, ABBA-interleaved):',
+  );
+  for (const row of rows) console.log(`  ${describe(row)}`);
+  const slopes = new Map(
+    servers.map((s) => [s.kind, marginal(rows.filter((r) => r.server === s))]),
+  );
+  for (const server of servers) {
+    const slope = slopes.get(server.kind)!;
+    console.log(
+      `  ${server.label}: ${slope.toFixed(4)} % of a core per forwarded stream (least-squares slope over N) → ${Math.floor(100 / slope)} streams per core`,
+    );
+  }
+  const builtIn = slopes.get('built-in');
+  if (builtIn !== undefined) {
+    const janus = slopes.get('janus');
+    const livekit = slopes.get('livekit');
+    if (janus !== undefined)
+      console.log(`built-in/Janus per-stream CPU ratio: ${(builtIn / janus).toFixed(2)}`);
+    if (livekit !== undefined)
+      console.log(`built-in/LiveKit per-stream CPU ratio: ${(builtIn / livekit).toFixed(2)}`);
+  }
+
+  if (IDLE_ROOMS > 0) {
+    console.log(
+      `\nIdle load: ${IDLE_ROOMS} rooms, one silent member each (microphone published, no packets):`,
+    );
+    for (const server of servers) console.log(`  ${await idleRooms(server, IDLE_ROOMS)}`);
+  }
+} finally {
+  await cleanUp();
+}

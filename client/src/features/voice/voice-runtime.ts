@@ -1,0 +1,119 @@
+import { isListening, wantsToTransmit } from '../presence/online-state';
+import type { PresenceStore } from '../presence/presence-store';
+import type { RoomTarget } from './room-connection/room-machine';
+import type { VoiceRoomView } from './room-connection/room-controller';
+import { toneForChange, type Tone } from './tones';
+
+/** The room controller as the runtime drives it. */
+export interface VoiceRoomDriver {
+  configure(target: RoomTarget | null): void;
+  setMicrophoneEnabled(on: boolean): Promise<void>;
+  reportMicrophoneFailure(message: string): void;
+  getView(): VoiceRoomView;
+  subscribe(listener: () => void): () => void;
+}
+
+export type VoiceRuntimeDeps = {
+  presence: PresenceStore;
+  room: VoiceRoomDriver;
+  user: { id: string; name: string };
+  /** Mute Channel is reset when the user goes offline, so the next ONLINE hears the channel. */
+  setChannelMuted(muted: boolean): void;
+  toast(toast: { title: string; description: string; variant: 'destructive' }): void;
+  playTone(tone: Tone): void;
+  microphoneErrorMessage(error: unknown): string;
+};
+
+/**
+ * The channel's voice, above the routes and without React (DESIGN §3): the room is connected
+ * exactly while the user listens (ONLINE in a channel on an open socket, not idle, no call); the
+ * microphone follows the user's wish to transmit while the room is connected; whether the voice
+ * can really be on the air goes back to presence, so "talking" is never claimed for a refused
+ * room or microphone. Tones mark the room connecting and going. Returns stop (sign-out).
+ */
+export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
+  const { presence, room, user } = deps;
+  let wasConnected = room.getView().connected;
+  /** The microphone state last asked of the room, per connection. */
+  let requested: boolean | null = null;
+  let microphoneFailed = false;
+  let wasOnline = presence.state.online;
+  let stopped = false;
+
+  const applyMicrophone = (on: boolean) => {
+    requested = on;
+    room.setMicrophoneEnabled(on).then(
+      () => {
+        if (stopped || requested !== on || !on) return;
+        microphoneFailed = false;
+        sync();
+      },
+      (error: unknown) => {
+        if (stopped || requested !== on) return;
+        const message = deps.microphoneErrorMessage(error);
+        console.warn('voice: microphone failed', error);
+        microphoneFailed = true;
+        room.reportMicrophoneFailure(message);
+        deps.toast({ title: 'Microphone Error', description: message, variant: 'destructive' });
+        sync();
+      },
+    );
+  };
+
+  let syncing = false;
+  let again = false;
+  const sync = () => {
+    if (stopped) return;
+    // Listeners run while we dispatch; one pass at a time, repeated while something moved.
+    if (syncing) {
+      again = true;
+      return;
+    }
+    syncing = true;
+    try {
+      do {
+        again = false;
+        step();
+      } while (again);
+    } finally {
+      syncing = false;
+    }
+  };
+
+  const step = () => {
+    const state = presence.state;
+    const channelId = state.channelId;
+    room.configure(
+      isListening(state) && channelId !== null
+        ? { channelId, userId: user.id, userName: user.name }
+        : null,
+    );
+
+    const { connected } = room.getView();
+    if (connected !== wasConnected) {
+      const tone = toneForChange(wasConnected, connected);
+      wasConnected = connected;
+      // Every connection captures anew: a microphone refused before may be allowed now.
+      requested = null;
+      microphoneFailed = false;
+      if (tone) deps.playTone(tone);
+    }
+    if (connected) {
+      const wanted = wantsToTransmit(state);
+      if (wanted !== requested) applyMicrophone(wanted);
+    }
+    presence.dispatch({ type: 'voice', onAir: connected && !microphoneFailed });
+
+    if (wasOnline && !state.online) deps.setChannelMuted(false);
+    wasOnline = state.online;
+  };
+
+  const offs = [presence.subscribe(sync), room.subscribe(sync)];
+  sync();
+  return () => {
+    stopped = true;
+    offs.forEach((off) => off());
+    room.configure(null);
+    presence.dispatch({ type: 'voice', onAir: false });
+  };
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** The signed-in user's own account (Settings, API_PATHS.account): change the password, delete it. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const accountSchema = z.object({
+  /** Signs in with e-mail and password at this server's built-in provider (so may change it here). */
+  passwordSignIn: z.boolean(),
+  /** Channels deleted with the account, for everyone in them (decision 020). */
+  createdChannels: z.array(z.object({ id: z.number(), name: z.string(), memberCount: z.number() })),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const changePasswordBodySchema = z.object({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: z.string().min(MIN_PASSWORD_LENGTH, `Passwords are at least ${MIN_PASSWORD_LENGTH} characters`).max(200),
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+/** Built-in accounts confirm with their password; accounts of an external provider send none. */
+export const deleteAccountBodySchema = z.object({ password: z.string().min(1).max(200).optional() });
+export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
+
+export const ACCOUNT_MESSAGES = {
+  wrongPassword: 'Your current password is not correct',
+  notPasswordAccount: 'Your password is managed by your sign-in provider',
+  passwordChanged: 'Password changed',
+  accountDeleted: 'Account deleted',
+} as const;

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  ACCOUNT_MESSAGES,
+  changePasswordBodySchema,
+  deleteAccountBodySchema,
+  type Account,
+} from '../../../protocol/account.js';
+import { API_PATHS } from '../../../protocol/api-paths.js';
+import type { MessageResponse } from '../../../protocol/responses.js';
+import { localAccountOf, passwordMatches, setLocalPassword } from '../auth/provider/account-maintenance.js';
+import type { LocalAccount } from '../auth/provider/local-accounts.js';
+import { requireUser } from '../auth/require-user.js';
+import { SESSION_COOKIE, sessionIdOf, type SessionUser } from '../auth/session-store.js';
+import { badRequest, HttpError } from '../http/errors.js';
+import { channelsGoingWith } from '../users/delete-user.js';
+import { deleteAccount } from './delete-account.js';
+
+/** Password guesses through a stolen session are slowed like sign-in attempts. */
+const guessLimit = { rateLimit: { max: 10, timeWindow: '1 minute' } };
+
+const wrongPassword = () => new HttpError(403, ACCOUNT_MESSAGES.wrongPassword);
+
+async function requirePasswordAccount(request: FastifyRequest, user: SessionUser): Promise<LocalAccount> {
+  const account = await localAccountOf(request.server.ctx.database.db, user);
+  if (!account) throw badRequest(ACCOUNT_MESSAGES.notPasswordAccount);
+  return account;
+}
+
+/**
+ * The signed-in user's own account (Settings): what it is, a password change for built-in
+ * accounts (current password required), and deleting it with everything that is theirs.
+ */
+export function registerAccountRoutes(app: FastifyInstance): void {
+  const { ctx } = app;
+
+  app.get(API_PATHS.account, async (request): Promise<Account> => {
+    const user = await requireUser(request);
+    const db = ctx.database.db;
+    const account = await localAccountOf(db, user);
+    const created = await channelsGoingWith(db, user.id);
+    return {
+      passwordSignIn: account !== undefined,
+      createdChannels: created.map((c) => ({ id: c.id, name: c.name, memberCount: c.members })),
+    };
+  });
+
+  app.post(API_PATHS.accountPassword, { config: guessLimit }, async (request) => {
+    const body = changePasswordBodySchema.parse(request.body);
+    const user = await requireUser(request);
+    const account = await requirePasswordAccount(request, user);
+    if (!(await passwordMatches(account, body.currentPassword))) {
+      request.log.info({ userId: user.id }, 'password change refused: wrong current password');
+      throw wrongPassword();
+    }
+    // This device stays signed in; every other session of the account ends.
+    const token = request.cookies[SESSION_COOKIE];
+    await setLocalPassword(ctx.database.db, account, user.id, body.newPassword, token ? sessionIdOf(token) : undefined);
+    request.log.info({ userId: user.id }, 'password changed');
+    return { message: ACCOUNT_MESSAGES.passwordChanged } satisfies MessageResponse;
+  });
+
+  app.delete(API_PATHS.account, { config: guessLimit }, async (request, reply) => {
+    const body = deleteAccountBodySchema.parse(request.body ?? {});
+    const user = await requireUser(request);
+    const account = await localAccountOf(ctx.database.db, user);
+    if (account && !(body.password && (await passwordMatches(account, body.password)))) throw wrongPassword();
+    await deleteAccount(ctx, user.id);
+    request.log.info({ userId: user.id }, 'account deleted by its owner');
+    const secure = ctx.config.publicUrl.protocol === 'https:';
+    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+    return { message: ACCOUNT_MESSAGES.accountDeleted } satisfies MessageResponse;
+  });
+}

@@ -1,0 +1,179 @@
+import { randomInt } from 'node:crypto';
+import {
+  RtpHeader,
+  RtpPacket,
+  type MediaStreamTrack,
+  type RTCDtlsTransport,
+  type RTCRtpSender,
+  type RTCRtpTransceiver,
+} from 'werift';
+import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp/srtp-aes-cm.js';
+import {
+  aesCmSendKeys,
+  iceConnection,
+  localSrtpContext,
+  udpRoute,
+  type IceConnectionShape,
+  type NominatedPairShape,
+  type UdpRoute,
+} from './werift-internals.js';
+
+/** What a forwarder needs of a publisher's packet; werift's parsed RtpPacket fits as is. */
+export interface ForwardedPacket {
+  header: { ssrc: number; sequenceNumber: number; timestamp: number; marker: boolean };
+  payload: Buffer;
+}
+
+const RTP_HEADER_BYTES = 12;
+/** The RTP timestamp step of one 20 ms Opus frame, used to bridge a change of source. */
+const OPUS_FRAME_TICKS = 960;
+/** Seconds from the NTP epoch (1900) to the Unix epoch. */
+const NTP_UNIX_OFFSET = 2_208_988_800;
+/** How often the sender-report clock pair is refreshed: every 25th packet, twice a second. */
+const NTP_EVERY = 25;
+
+/** werift's sender fields that its RTCP sender reports read; kept current by the fast path. */
+interface SenderStats {
+  packetCount: number;
+  octetCount: number;
+  rtpTimestamp: number;
+  ntpTimestamp: bigint;
+  runRtcp(): Promise<void>;
+}
+
+/**
+ * One talker's audio towards one listener. werift's own sender parses every forwarded buffer into a
+ * packet object, clones header extensions, creates an AES cipher and an HMAC per packet and walks
+ * three async layers to the socket; with one talker and hundreds of listeners that was most of the
+ * server's CPU. This writes the listener's RTP header into a fresh buffer, encrypts it with keys
+ * taken from werift's DTLS-SRTP session (batched counter-mode keystream, HMAC with precomputed pads)
+ * and sends it on the nominated pair's UDP socket, synchronously.
+ *
+ * It falls back to werift's sender when the fast path cannot apply: before DTLS is up, when the
+ * browser negotiated AES-GCM, or for TCP/TURN pairs (those still get our encryption, sent through
+ * werift's ICE connection).
+ */
+export class RtpForwarder {
+  private context: object | undefined;
+  private protector: SrtpAesCmProtector | undefined;
+  private pair: NominatedPairShape | undefined;
+  private route: UdpRoute | undefined;
+  private connection: IceConnectionShape | undefined;
+  private sourceSsrc: number | undefined;
+  private seqOffset = randomInt(0x1_0000);
+  private timestampOffset = randomInt(0x1_0000_0000);
+  private lastSequenceNumber = 0;
+  private lastTimestamp = 0;
+  private highestIndex = -1;
+  private rtcpStarted = false;
+
+  constructor(
+    private readonly transceiver: RTCRtpTransceiver,
+    private readonly track: MediaStreamTrack,
+  ) {}
+
+  send(packet: ForwardedPacket): void {
+    const sender = this.transceiver.sender;
+    const dtls = sender.dtlsTransport as RTCDtlsTransport | undefined;
+    const codec = sender.codec;
+    if (!dtls || dtls.state !== 'connected' || !codec) return;
+    if (localSrtpContext(dtls) !== this.context) this.useSession(dtls);
+    const protector = this.protector;
+    const connection = this.connection;
+    if (!protector || !connection) {
+      this.track.writeRtp(new RtpPacket(new RtpHeader({ ...packet.header }), packet.payload));
+      return;
+    }
+    if (connection.canSendApplicationData && !connection.canSendApplicationData()) return;
+
+    const { header, payload } = packet;
+    if (header.ssrc !== this.sourceSsrc) this.followSource(header);
+    const sequenceNumber = (header.sequenceNumber + this.seqOffset) & 0xffff;
+    const timestamp = (header.timestamp + this.timestampOffset) >>> 0;
+    const index = this.packetIndex(sequenceNumber);
+    this.lastSequenceNumber = sequenceNumber;
+    this.lastTimestamp = timestamp;
+
+    const length = payload.length;
+    const out = Buffer.allocUnsafe(RTP_HEADER_BYTES + length + SRTP_AUTH_TAG_BYTES);
+    out[0] = 0x80;
+    out[1] = (header.marker ? 0x80 : 0) | (codec.payloadType & 0x7f);
+    out.writeUInt16BE(sequenceNumber, 2);
+    out.writeUInt32BE(timestamp, 4);
+    out.writeUInt32BE(sender.ssrc, 8);
+    payload.copy(out, RTP_HEADER_BYTES);
+    protector.protect(out, RTP_HEADER_BYTES, length, index);
+    this.transmit(connection, out);
+    this.count(sender, length, timestamp);
+  }
+
+  private useSession(dtls: RTCDtlsTransport): void {
+    this.context = localSrtpContext(dtls);
+    const keys = aesCmSendKeys(dtls);
+    const connection = iceConnection(dtls);
+    this.protector =
+      keys && connection ? new SrtpAesCmProtector(keys, this.transceiver.sender.ssrc) : undefined;
+    this.connection = connection;
+    // A new SRTP session starts its packet index afresh.
+    this.highestIndex = -1;
+  }
+
+  private transmit(connection: IceConnectionShape, out: Buffer): void {
+    const pair = connection.nominated;
+    if (!pair) return;
+    if (pair !== this.pair) {
+      this.pair = pair;
+      this.route = udpRoute(pair);
+    }
+    const route = this.route;
+    if (route && !route.transport.closed) {
+      route.socket.send(out, route.port, route.host);
+    } else if (!route) {
+      connection.send(out).catch(() => undefined);
+    }
+  }
+
+  /** A new upstream SSRC (the talker's stream restarted): continue our numbering seamlessly. */
+  private followSource(header: ForwardedPacket['header']): void {
+    if (this.sourceSsrc !== undefined) {
+      this.seqOffset = (this.lastSequenceNumber + 1 - header.sequenceNumber) & 0xffff;
+      this.timestampOffset = (this.lastTimestamp + OPUS_FRAME_TICKS - header.timestamp) >>> 0;
+    }
+    this.sourceSsrc = header.ssrc;
+  }
+
+  /** The 48-bit SRTP index (rollover counter · 2^16 + sequence number), tolerating reordering. */
+  private packetIndex(sequenceNumber: number): number {
+    if (this.highestIndex < 0) {
+      this.highestIndex = sequenceNumber;
+      return sequenceNumber;
+    }
+    const highestSeq = this.highestIndex % 0x1_0000;
+    const delta = ((sequenceNumber - highestSeq + 0x8000) & 0xffff) - 0x8000;
+    const index = Math.max(0, this.highestIndex + delta);
+    if (index > this.highestIndex) this.highestIndex = index;
+    return index;
+  }
+
+  /** Keeps werift's sender reports (packet and octet counts, the RTP/NTP clock pair) truthful. */
+  private count(sender: RTCRtpSender, payloadBytes: number, timestamp: number): void {
+    const stats = sender as unknown as SenderStats;
+    stats.packetCount = (stats.packetCount + 1) >>> 0;
+    stats.octetCount = (stats.octetCount + payloadBytes) >>> 0;
+    if (stats.packetCount % NTP_EVERY === 1) {
+      stats.rtpTimestamp = timestamp;
+      stats.ntpTimestamp = ntpNow();
+    }
+    if (!this.rtcpStarted) {
+      this.rtcpStarted = true;
+      stats.runRtcp().catch(() => undefined);
+    }
+  }
+}
+
+function ntpNow(): bigint {
+  const ms = performance.timeOrigin + performance.now();
+  const seconds = Math.floor(ms / 1000);
+  const fraction = Math.floor(((ms % 1000) / 1000) * 0x1_0000_0000);
+  return (BigInt(seconds + NTP_UNIX_OFFSET) << 32n) | BigInt(fraction);
+}

@@ -1,0 +1,109 @@
+import type { Socket } from 'node:dgram';
+import { isIP } from 'node:net';
+import {
+  ProtectionProfileAeadAes128Gcm,
+  ProtectionProfileAes128CmHmacSha1_80,
+  type RTCDtlsTransport,
+  type RTCPeerConnection,
+} from 'werift';
+import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
+
+/**
+ * The few werift 0.24 internals the forwarding fast path reads, in one place: the negotiated SRTP
+ * session keys, the nominated ICE pair's UDP socket, and the SRTP profile preference. Each accessor
+ * checks the shape it expects and answers `undefined` otherwise, so a werift upgrade that moves
+ * them makes forwarding fall back to werift's own (slower) sender instead of breaking.
+ */
+interface CipherShape {
+  srtpSessionKey?: Buffer;
+  srtpSessionSalt?: Buffer;
+  srtpSessionAuthTag?: Buffer;
+}
+
+interface LocalContextShape {
+  profile?: number;
+  cipher?: CipherShape;
+}
+
+interface UdpTransportShape {
+  type?: string;
+  closed?: boolean;
+  socket?: Socket;
+}
+
+export interface NominatedPairShape {
+  protocol?: { transport?: UdpTransportShape };
+  remoteCandidate?: { host: string; port: number };
+}
+
+export interface IceConnectionShape {
+  nominated?: NominatedPairShape;
+  canSendApplicationData?: () => boolean;
+  send: (data: Buffer) => Promise<void>;
+}
+
+interface DtlsTransportShape {
+  state: string;
+  srtpProfiles?: number[];
+  srtp?: { localContext?: LocalContextShape };
+  iceTransport?: { connection?: IceConnectionShape };
+}
+
+const shape = (transport: RTCDtlsTransport) => transport as unknown as DtlsTransportShape;
+
+/**
+ * Asks for SRTP_AES128_CM_HMAC_SHA1_80 ahead of AES-GCM on the peer's transports that have not
+ * shaken hands yet. Browsers offer both; werift, as the DTLS server, picks by its own order, which
+ * prefers GCM — and GCM needs a fresh cipher object per packet, whereas counter mode lets the fast
+ * path compute keystream ahead in batches.
+ */
+export function preferAesCmSrtp(pc: RTCPeerConnection): void {
+  for (const transport of pc.dtlsTransports) {
+    const internal = shape(transport);
+    if (internal.state === 'new' && Array.isArray(internal.srtpProfiles)) {
+      internal.srtpProfiles = [
+        ProtectionProfileAes128CmHmacSha1_80,
+        ProtectionProfileAeadAes128Gcm,
+      ];
+    }
+  }
+}
+
+/** The outgoing SRTP context, to notice when a new DTLS session replaced it. */
+export function localSrtpContext(transport: RTCDtlsTransport): object | undefined {
+  return shape(transport).srtp?.localContext;
+}
+
+/** The outgoing session keys when the negotiated profile is AES-CM with HMAC-SHA1-80. */
+export function aesCmSendKeys(transport: RTCDtlsTransport): SrtpSessionKeys | undefined {
+  const context = shape(transport).srtp?.localContext;
+  const cipher = context?.cipher;
+  if (context?.profile !== ProtectionProfileAes128CmHmacSha1_80 || !cipher) return undefined;
+  const { srtpSessionKey: key, srtpSessionSalt: salt, srtpSessionAuthTag: authKey } = cipher;
+  if (key?.length !== 16 || salt?.length !== 14 || authKey?.length !== 20) return undefined;
+  return { key, salt, authKey };
+}
+
+export function iceConnection(transport: RTCDtlsTransport): IceConnectionShape | undefined {
+  const connection = shape(transport).iceTransport?.connection;
+  return typeof connection?.send === 'function' ? connection : undefined;
+}
+
+export interface UdpRoute {
+  transport: UdpTransportShape;
+  socket: Socket;
+  host: string;
+  port: number;
+}
+
+/**
+ * The UDP socket and address of a nominated pair; undefined for TCP and TURN pairs and for remote
+ * names that need resolving, which keep going through werift.
+ */
+export function udpRoute(pair: NominatedPairShape): UdpRoute | undefined {
+  const transport = pair.protocol?.transport;
+  const remote = pair.remoteCandidate;
+  if (transport?.type !== 'udp' || !transport.socket || !remote || !isIP(remote.host))
+    return undefined;
+  return { transport, socket: transport.socket, host: remote.host, port: remote.port };
+}
