@@ -61,6 +61,11 @@ do \$\$ begin
 end \$\$;
 SQL
   fi
+  # Tests drop their throwaway databases WITH (FORCE), which ends any backend still connected (an
+  # autovacuum worker, say): that takes pg_signal_backend, still far short of a superuser.
+  if [ "$(PGPASSWORD=$PG_PASSWORD psql -h 127.0.0.1 -U $PG_ROLE -d postgres -tAc "select pg_has_role('pg_signal_backend', 'member')")" != t ]; then
+    as_postgres psql -q -d postgres -c "grant pg_signal_backend to $PG_ROLE" >&2
+  fi
   PGPASSWORD=$PG_PASSWORD psql -h 127.0.0.1 -U $PG_ROLE -d postgres -tAc "select 1 from pg_database where datname='test'" | grep -q 1 \
     || PGPASSWORD=$PG_PASSWORD psql -h 127.0.0.1 -U $PG_ROLE -d postgres -qc 'create database test' >&2
   echo "export TEST_DATABASE_URL=postgres://$PG_ROLE:$PG_PASSWORD@127.0.0.1:5432/test"

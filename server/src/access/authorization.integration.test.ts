@@ -202,6 +202,41 @@ const ROWS: Record<string, Row> = {
     path: () => '/api/auth/user',
     statuses: signedIn(200),
   },
+  'GET /api/config': {
+    kind: 'rest',
+    route: 'GET /api/config',
+    path: () => '/api/config',
+    statuses: everyone(200),
+  },
+  // Without METRICS_TOKEN only this machine reads them; the matrix's clients come through a proxy
+  // from addresses of their own, so nobody does (a signed-in session is no key to them).
+  'GET /metrics': {
+    kind: 'rest',
+    route: 'GET /metrics',
+    path: () => '/metrics',
+    statuses: everyone(403),
+  },
+  // --- the signed-in user's own account (Settings) ---
+  'GET /api/account': {
+    kind: 'rest',
+    route: 'GET /api/account',
+    path: () => '/api/account',
+    statuses: signedIn(200),
+  },
+  'POST /api/account/password (wrong current password)': {
+    kind: 'rest',
+    route: 'POST /api/account/password',
+    path: () => '/api/account/password',
+    json: () => ({ currentPassword: 'not-the-password', newPassword: 'a-new-password-123' }),
+    statuses: signedIn(403),
+  },
+  'DELETE /api/account (wrong password)': {
+    kind: 'rest',
+    route: 'DELETE /api/account',
+    path: () => '/api/account',
+    json: () => ({ password: 'not-the-password' }),
+    statuses: signedIn(403),
+  },
   'GET /oidc (discovery)': {
     kind: 'rest',
     route: 'GET /oidc/*',
@@ -990,8 +1025,9 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       const refused = typeof status === 'number' && status >= 400;
       if (refused) {
         // A refusal carries a message (and for channel creation an error) — never data.
+        // (The voice token's refusals also name the provider, for the spec's "{provider}" texts.)
         expect(
-          Object.keys(answer as object).every((key) => key === 'message' || key === 'error'),
+          Object.keys(answer as object).every((key) => ['message', 'error', 'provider'].includes(key)),
         ).toBe(true);
       }
       // Refusals, reads and the provider's own endpoints change nothing of the app's data.
