@@ -442,6 +442,28 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
   },
 
+  // --- voice preferences: always the caller's own (issue 17) ---
+  'GET /api/voice-preferences': {
+    kind: 'rest',
+    route: 'GET /api/voice-preferences',
+    path: () => '/api/voice-preferences',
+    statuses: signedIn(200),
+  },
+  'PATCH /api/voice-preferences': {
+    kind: 'rest',
+    route: 'PATCH /api/voice-preferences',
+    path: () => '/api/voice-preferences',
+    json: () => ({ rogerBeep: true }),
+    statuses: signedIn(200),
+  },
+  'PUT /api/voice-preferences/member-volumes/{target}': {
+    kind: 'rest',
+    route: 'PUT /api/voice-preferences/member-volumes/:memberId',
+    path: (f) => `/api/voice-preferences/member-volumes/${f.targetId}`,
+    json: () => ({ volume: 150 }),
+    statuses: signedIn(200),
+  },
+
   // --- invites ---
   'GET /api/invite/generate?channelId={id}': {
     kind: 'rest',
