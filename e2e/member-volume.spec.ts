@@ -151,7 +151,7 @@ test('a listener turns one member down to silence and up to double, and it stays
 test('the roger beep: off by default, kept on the server, heard when a hold-to-talk ends', async ({
   browser,
   baseURL,
-}) => {
+}, testInfo) => {
   const c = await open(browser, newPerson('Cleo'), 'tone');
   await c.context.addInitScript(installOutputProbe);
   await channelWith(browser, baseURL!, [c]);
@@ -168,6 +168,14 @@ test('the roger beep: off by default, kept on the server, heard when a hold-to-t
   expect((await saved).ok()).toBe(true);
   await c.page.reload();
   await expect(rogerBeep).toBeChecked();
+  for (const width of [390, 1280]) {
+    await c.page.setViewportSize({ width, height: 900 });
+    await c.page
+      .getByText('Talk mode', { exact: true })
+      .first()
+      .locator('xpath=ancestor::*[contains(@class,"rounded")][1]')
+      .screenshot({ path: testInfo.outputPath(`roger-beep-${width}.png`) });
+  }
   await c.page.getByRole('button', { name: 'Back' }).click();
 
   await goOnline(c.page);
