@@ -17,8 +17,10 @@ import {
   channels,
   contacts,
   invites,
+  memberVolumes,
   usageSessions,
   users,
+  voicePreferences,
 } from '../db/schema.js';
 import { hashInviteToken, newInviteToken } from '../invites/invite-token.js';
 import { TestClient } from '../testing/http-client.js';
@@ -899,6 +901,14 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       invites: await db.select().from(invites).orderBy(asc(invites.id)),
       usage: await db.select().from(usageSessions).orderBy(asc(usageSessions.id)),
       calls: await db.select().from(calls).orderBy(asc(calls.id)),
+      voicePreferences: await db
+        .select()
+        .from(voicePreferences)
+        .orderBy(asc(voicePreferences.userId)),
+      memberVolumes: await db
+        .select()
+        .from(memberVolumes)
+        .orderBy(asc(memberVolumes.listenerId), asc(memberVolumes.memberId)),
     };
   }
 
