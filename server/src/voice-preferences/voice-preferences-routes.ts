@@ -11,6 +11,7 @@ import { requireUser } from '../auth/require-user.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { findUserById } from '../users/user-directory.js';
 import {
+  isForeignKeyViolation,
   readVoicePreferences,
   writeMemberVolume,
   writeRogerBeep,
@@ -42,7 +43,13 @@ export function registerVoicePreferencesRoutes(app: FastifyInstance): void {
     // One's own voice is never played back (spec §6), so there is nothing to set.
     if (memberId === user.id) throw badRequest('You cannot set your own volume');
     if (!(await findUserById(ctx.database.db, memberId))) throw notFound('User not found');
-    await writeMemberVolume(ctx.database.db, user.id, memberId, volume);
+    try {
+      await writeMemberVolume(ctx.database.db, user.id, memberId, volume);
+    } catch (error) {
+      // The member's account was deleted between the check and the write.
+      if (isForeignKeyViolation(error)) throw notFound('User not found');
+      throw error;
+    }
     return { memberId, volume };
   });
 }

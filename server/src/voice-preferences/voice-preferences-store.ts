@@ -61,3 +61,10 @@ export async function writeMemberVolume(
       set: { volume, updatedAt: sql`now()` },
     });
 }
+
+/** Postgres' foreign-key violation, as the driver reports it (or wraps it, in drizzle's error). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (value: unknown) =>
+    typeof value === 'object' && value !== null && 'code' in value ? value.code : undefined;
+  return code(error) === '23503' || code((error as { cause?: unknown } | null)?.cause) === '23503';
+}

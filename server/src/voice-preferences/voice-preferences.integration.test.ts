@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VoicePreferences } from '../../../protocol/voice-preferences.js';
 import { body, signIn, type Person } from '../access/testing/people.js';
 import { memberVolumes } from '../db/schema.js';
+import { isForeignKeyViolation, writeMemberVolume } from './voice-preferences-store.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -76,6 +77,11 @@ describe.each(testDatabases())('voice preferences on $name', (database) => {
     expect((await setVolume(ann, ann.id, 50)).status).toBe(400);
     expect((await setVolume(ann, 'no-such-user', 50)).status).toBe(404);
     expect((await preferencesOf(ann)).memberVolumes).toEqual({ [bob.id]: 35 });
+  });
+
+  it('recognise a member deleted between the check and the write (the route answers 404)', async () => {
+    const write = writeMemberVolume(server.database.db, ann.id, 'deleted-meanwhile', 50);
+    await expect(write).rejects.toSatisfy(isForeignKeyViolation);
   });
 
   it('switch the roger beep on and off', async () => {
