@@ -48,7 +48,7 @@ function installOutputProbe(): void {
     while (performance.now() < end) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       for (const tap of taps.values()) {
-        const samples = new Float32Array(512);
+        const samples = new Float32Array(tap.fftSize);
         tap.getFloatTimeDomainData(samples);
         const rms = Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length);
         peak = Math.max(peak, rms);
