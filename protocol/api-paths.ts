@@ -54,6 +54,9 @@ export const API_PATHS = {
   /** The signed-in user's own account (Settings): password change and deletion. */
   account: '/api/account',
   accountPassword: '/api/account/password',
+  /** The signed-in user's own voice preferences (issue 17): roger beep, per-member volumes. */
+  voicePreferences: '/api/voice-preferences',
+  memberVolume: '/api/voice-preferences/member-volumes/:memberId',
 } as const;
 
 export type ApiPathTemplate = (typeof API_PATHS)[keyof typeof API_PATHS];

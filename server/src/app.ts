@@ -39,6 +39,7 @@ import { registerUsage } from './usage/usage.js';
 import { registerUserRoutes } from './users/users-routes.js';
 import { registerVoice } from './voice/voice.js';
 import { voiceConnectSources } from './voice/livekit/livekit-rooms.js';
+import { registerVoicePreferencesRoutes } from './voice-preferences/voice-preferences-routes.js';
 import { registerClientAssets } from './web/client-assets.js';
 
 export interface BuildAppOptions {
@@ -120,6 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerInviteRoutes(app);
   registerUsage(app);
   registerVoice(app);
+  registerVoicePreferencesRoutes(app);
   await registerOwnership(app);
   registerHousekeeping(app);
   registerAccountRoutes(app);

@@ -17,8 +17,10 @@ import {
   channels,
   contacts,
   invites,
+  memberVolumes,
   usageSessions,
   users,
+  voicePreferences,
 } from '../db/schema.js';
 import { hashInviteToken, newInviteToken } from '../invites/invite-token.js';
 import { TestClient } from '../testing/http-client.js';
@@ -477,6 +479,28 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
   },
 
+  // --- voice preferences: always the caller's own (issue 17) ---
+  'GET /api/voice-preferences': {
+    kind: 'rest',
+    route: 'GET /api/voice-preferences',
+    path: () => '/api/voice-preferences',
+    statuses: signedIn(200),
+  },
+  'PATCH /api/voice-preferences': {
+    kind: 'rest',
+    route: 'PATCH /api/voice-preferences',
+    path: () => '/api/voice-preferences',
+    json: () => ({ rogerBeep: true }),
+    statuses: signedIn(200),
+  },
+  'PUT /api/voice-preferences/member-volumes/{target}': {
+    kind: 'rest',
+    route: 'PUT /api/voice-preferences/member-volumes/:memberId',
+    path: (f) => `/api/voice-preferences/member-volumes/${f.targetId}`,
+    json: () => ({ volume: 150 }),
+    statuses: signedIn(200),
+  },
+
   // --- invites ---
   'GET /api/invite/generate?channelId={id}': {
     kind: 'rest',
@@ -912,6 +936,14 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       invites: await db.select().from(invites).orderBy(asc(invites.id)),
       usage: await db.select().from(usageSessions).orderBy(asc(usageSessions.id)),
       calls: await db.select().from(calls).orderBy(asc(calls.id)),
+      voicePreferences: await db
+        .select()
+        .from(voicePreferences)
+        .orderBy(asc(voicePreferences.userId)),
+      memberVolumes: await db
+        .select()
+        .from(memberVolumes)
+        .orderBy(asc(memberVolumes.listenerId), asc(memberVolumes.memberId)),
     };
   }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -149,6 +150,41 @@ export const blocks = pgTable(
   (t) => [
     primaryKey({ columns: [t.blockerId, t.blockedId] }),
     index('blocks_blocked').on(t.blockedId),
+  ],
+);
+
+/**
+ * A listener's own voice switches (issue 17). One row per user once they change something; no row
+ * means the defaults (roger beep off).
+ */
+export const voicePreferences = pgTable('voice_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  rogerBeep: boolean('roger_beep').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * How loud `memberId` plays for `listenerId`, in whole percent (0-200). Only volumes away from the
+ * default 100 % are stored; either user going deletes the row.
+ */
+export const memberVolumes = pgTable(
+  'member_volumes',
+  {
+    listenerId: text('listener_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    volume: integer('volume').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listenerId, t.memberId] }),
+    index('member_volumes_member').on(t.memberId),
+    check('member_volumes_volume_range', sql`${t.volume} between 0 and 200`),
   ],
 );
 

@@ -33,7 +33,8 @@ export async function channelsGoingWith(db: Database, userId: string): Promise<{
 
 /**
  * Deletes a user and everything that is theirs, in one transaction: sessions, memberships, channels
- * they created (with those channels' members and invites), contacts and blocks both ways, usage,
+ * they created (with those channels' members and invites), contacts and blocks both ways, voice
+ * preferences and member volumes both ways, usage,
  * calls, invites, and — for a built-in provider account — the account and its provider sessions.
  * Most of it follows from the schema's ON DELETE CASCADE; what does not is deleted here.
  */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { MicOff, UserMinus } from 'lucide-react';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { cn } from '../../lib/cn';
@@ -17,15 +18,21 @@ export type MemberCardProps = {
   isRemoving?: boolean;
   /** The voice room hears this member right now (audio level), not just an open microphone. */
   isAudible?: boolean;
+  /** Shown under the member, e.g. the listener's volume slider for them (issue 17). */
+  volumeControl?: ReactNode;
 };
 
-/** A channel member on the main screen: avatar, name, status dot and label, Admin and Muted tags. */
+/**
+ * A channel member on the main screen: avatar, name, status dot and label, Admin and Muted tags,
+ * and under them (for others than oneself) how loud they play for the listener.
+ */
 export function MemberCard({
   member,
   isSelf = false,
   onRemove,
   isRemoving = false,
   isAudible = false,
+  volumeControl,
 }: MemberCardProps) {
   const { status, label, isAdmin } = memberLabels(member);
   return (
@@ -34,50 +41,54 @@ export function MemberCard({
       data-status={status}
       data-audible={isAudible || undefined}
       className={cn(
-        'flex min-w-0 items-center gap-3 rounded-xl border bg-card px-3 py-2.5 transition-colors',
+        'grid min-w-0 gap-1.5 rounded-xl border bg-card px-3 py-2.5 transition-colors',
         status === 'speaking' && 'border-primary/60 bg-primary-soft/40',
       )}
     >
-      <div
-        className={cn(
-          'relative rounded-full',
-          isAudible && 'ring-2 ring-primary ring-offset-2 ring-offset-card motion-safe:animate-pulse',
-        )}
-      >
-        <UserAvatar name={member.name} imageUrl={member.profileImageUrl} />
-        <MemberStatusDot
-          status={status}
-          className="absolute -right-0.5 -bottom-0.5 size-3 ring-2 ring-card"
-        />
-      </div>
-      <div className="grid min-w-0 flex-1 gap-0.5">
-        <span className="truncate text-sm font-medium">
-          {member.name}
-          {isSelf ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
-        </span>
-        <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-          <span>{label}</span>
-          {isAdmin ? <Badge variant="secondary">Admin</Badge> : null}
-          {member.isMutedInChannel ? (
-            <Badge variant="warning">
-              <MicOff aria-hidden="true" />
-              Muted
-            </Badge>
-          ) : null}
-        </div>
-      </div>
-      {onRemove ? (
-        <Button
-          size="icon"
-          variant="ghost"
-          aria-label={`Remove ${member.name}`}
-          disabled={isRemoving}
-          className="text-muted-foreground hover:text-destructive-text"
-          onClick={() => onRemove(member)}
+      <div className="flex min-w-0 items-center gap-3">
+        <div
+          className={cn(
+            'relative rounded-full',
+            isAudible &&
+              'ring-2 ring-primary ring-offset-2 ring-offset-card motion-safe:animate-pulse',
+          )}
         >
-          {isRemoving ? <BusyIcon /> : <UserMinus aria-hidden="true" />}
-        </Button>
-      ) : null}
+          <UserAvatar name={member.name} imageUrl={member.profileImageUrl} />
+          <MemberStatusDot
+            status={status}
+            className="absolute -right-0.5 -bottom-0.5 size-3 ring-2 ring-card"
+          />
+        </div>
+        <div className="grid min-w-0 flex-1 gap-0.5">
+          <span className="truncate text-sm font-medium">
+            {member.name}
+            {isSelf ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
+          </span>
+          <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+            <span>{label}</span>
+            {isAdmin ? <Badge variant="secondary">Admin</Badge> : null}
+            {member.isMutedInChannel ? (
+              <Badge variant="warning">
+                <MicOff aria-hidden="true" />
+                Muted
+              </Badge>
+            ) : null}
+          </div>
+        </div>
+        {onRemove ? (
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={`Remove ${member.name}`}
+            disabled={isRemoving}
+            className="text-muted-foreground hover:text-destructive-text"
+            onClick={() => onRemove(member)}
+          >
+            {isRemoving ? <BusyIcon /> : <UserMinus aria-hidden="true" />}
+          </Button>
+        ) : null}
+      </div>
+      {volumeControl}
     </li>
   );
 }

@@ -3,6 +3,7 @@ import type { ChannelMember } from '../../../../protocol/channels';
 import { Spinner } from '../../ui/Spinner';
 import { useChannelMembers } from '../channels/useChannelMembers';
 import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
+import { MemberVolumeSlider } from '../voice-preferences/MemberVolumeSlider';
 import { MemberCard } from './MemberCard';
 import { memberStatus, type MemberStatus } from './member-status';
 import { useRemoveMember } from './useRemoveMember';
@@ -57,6 +58,12 @@ export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
           }
           isRemoving={removeMember.isPending && removing === member.id}
           isAudible={audible.has(member.id)}
+          // One's own voice is never played back (spec §6), so only others get a volume.
+          volumeControl={
+            member.id === selfId ? undefined : (
+              <MemberVolumeSlider memberId={member.id} name={member.name} />
+            )
+          }
         />
       ))}
     </ul>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { RogerBeepSwitch } from '../voice-preferences/RogerBeepSwitch';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
 import type { TalkMode } from './online-state';
 import { setHeadsetTalk, setTalkMode } from './talk-mode';
@@ -16,7 +17,7 @@ const OPTIONS: { mode: TalkMode; label: string; help: string }[] = [
 /**
  * Settings: choose between the spec's toggle and walkie-talkie hold-to-talk, and whether a
  * headset's play/pause button may mute or talk (off by default: a stray press must never open the
- * microphone in open talk mode).
+ * microphone in open talk mode), and the opt-in roger beep at the end of a hold-to-talk.
  */
 export function TalkModeCard() {
   const { talkMode, headsetTalk } = usePresence();
@@ -68,6 +69,7 @@ export function TalkModeCard() {
             </span>
           </label>
         </div>
+        <RogerBeepSwitch />
       </CardContent>
     </Card>
   );

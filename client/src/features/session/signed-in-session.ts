@@ -18,6 +18,7 @@ import { microphoneErrorMessage } from '../voice/microphone-error';
 import { playTone } from '../voice/tones';
 import { voiceRoom } from '../voice/voice-room';
 import { startVoiceRuntime } from '../voice/voice-runtime';
+import { currentVoicePreferences } from '../voice-preferences/voice-preferences-query';
 
 /** Keeps the presence store's "call active" in step with the call controller. */
 function followCalls(): () => void {
@@ -73,6 +74,7 @@ export function startSignedInSession(user: User): () => void {
       toast,
       playTone,
       microphoneErrorMessage,
+      rogerBeep: () => currentVoicePreferences(queryClient).rogerBeep,
     }),
     callController.attach(user.id),
     followCalls(),

@@ -2,7 +2,8 @@ import { useSyncExternalStore } from 'react';
 import type { AudioPolicy } from './audio-policy';
 
 /**
- * The tab's one audio policy: the Mute Channel toggle and the ids never to be heard. A module store
+ * The tab's one audio policy: the Mute Channel toggle, the ids never to be heard and the per-member
+ * volumes. A module store
  * because the toggle, the muted-users query and the audio watcher live in different components.
  */
 type PolicyState = {
@@ -10,6 +11,7 @@ type PolicyState = {
   mutedUserIds: ReadonlySet<string>;
   blockedUserIds: ReadonlySet<string>;
   selfUserId: string | null;
+  memberVolumes: Readonly<Record<string, number>>;
 };
 
 let state: PolicyState = {
@@ -17,6 +19,7 @@ let state: PolicyState = {
   mutedUserIds: new Set(),
   blockedUserIds: new Set(),
   selfUserId: null,
+  memberVolumes: {},
 };
 let policy: AudioPolicy = toPolicy(state);
 const listeners = new Set<() => void>();
@@ -24,11 +27,16 @@ const listeners = new Set<() => void>();
 function toPolicy(s: PolicyState): AudioPolicy {
   const hidden = new Set([...s.mutedUserIds, ...s.blockedUserIds]);
   if (s.selfUserId) hidden.add(s.selfUserId);
-  return { channelMuted: s.channelMuted, hiddenUserIds: hidden };
+  return { channelMuted: s.channelMuted, hiddenUserIds: hidden, memberVolumes: s.memberVolumes };
 }
 
 function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return a.size === b.size && [...a].every((id) => b.has(id));
+}
+
+function sameVolumes(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((id) => a[id] === b[id]);
 }
 
 function update(patch: Partial<PolicyState>): void {
@@ -37,7 +45,8 @@ function update(patch: Partial<PolicyState>): void {
     next.channelMuted === state.channelMuted &&
     next.selfUserId === state.selfUserId &&
     sameIds(next.mutedUserIds, state.mutedUserIds) &&
-    sameIds(next.blockedUserIds, state.blockedUserIds)
+    sameIds(next.blockedUserIds, state.blockedUserIds) &&
+    sameVolumes(next.memberVolumes, state.memberVolumes)
   )
     return;
   state = next;
@@ -56,6 +65,9 @@ export const audioPolicyStore = {
   setMutedUserIds: (ids: Iterable<string>) => update({ mutedUserIds: new Set(ids) }),
   setBlockedUserIds: (ids: Iterable<string>) => update({ blockedUserIds: new Set(ids) }),
   setSelfUserId: (selfUserId: string | null) => update({ selfUserId }),
+  /** Per-member volumes in percent (issue 17); members not listed play at 100 %. */
+  setMemberVolumes: (memberVolumes: Readonly<Record<string, number>>) =>
+    update({ memberVolumes: { ...memberVolumes } }),
 };
 
 /** Whether Mute Channel is on, re-rendering on change. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyAudioPolicy, shouldMute, watchRemoteAudio } from './audio-policy';
+import {
+  applyAudioPolicy,
+  gainFor,
+  shouldMute,
+  watchRemoteAudio,
+  type AudioPolicy,
+} from './audio-policy';
+import type { RemoteAudioOutput } from './remote-audio-gain';
 
 function audio(userId: string): HTMLAudioElement {
   const element = document.createElement('audio');
@@ -7,36 +14,72 @@ function audio(userId: string): HTMLAudioElement {
   return element;
 }
 
+/** Records the gains the policy asks for, as the Web Audio output would apply them. */
+class RecordingOutput implements RemoteAudioOutput {
+  readonly gains = new Map<HTMLAudioElement, number>();
+  setGain(element: HTMLAudioElement, gain: number): void {
+    this.gains.set(element, gain);
+  }
+  keepOnly(elements: ReadonlySet<HTMLAudioElement>): void {
+    for (const element of this.gains.keys()) if (!elements.has(element)) this.gains.delete(element);
+  }
+}
+
 describe('audio policy', () => {
   const hidden = new Set(['muted-user', 'blocked-user']);
+  const policy = (patch: Partial<AudioPolicy> = {}): AudioPolicy => ({
+    channelMuted: false,
+    hiddenUserIds: hidden,
+    memberVolumes: {},
+    ...patch,
+  });
 
   it('mutes hidden users, and everyone while the channel is muted', () => {
-    expect(shouldMute('muted-user', { channelMuted: false, hiddenUserIds: hidden })).toBe(true);
-    expect(shouldMute('friend', { channelMuted: false, hiddenUserIds: hidden })).toBe(false);
-    expect(shouldMute('friend', { channelMuted: true, hiddenUserIds: hidden })).toBe(true);
-    expect(shouldMute(undefined, { channelMuted: false, hiddenUserIds: hidden })).toBe(false);
+    expect(shouldMute('muted-user', policy())).toBe(true);
+    expect(shouldMute('friend', policy())).toBe(false);
+    expect(shouldMute('friend', policy({ channelMuted: true }))).toBe(true);
+    expect(shouldMute(undefined, policy())).toBe(false);
+  });
+
+  it('plays members at their volume: 0 % silent, 100 % as sent, 200 % doubled; mutes win', () => {
+    const volumes = { quiet: 0, loud: 200, half: 50, 'muted-user': 200 };
+    expect(gainFor('quiet', policy({ memberVolumes: volumes }))).toBe(0);
+    expect(gainFor('loud', policy({ memberVolumes: volumes }))).toBe(2);
+    expect(gainFor('half', policy({ memberVolumes: volumes }))).toBe(0.5);
+    expect(gainFor('unset', policy({ memberVolumes: volumes }))).toBe(1);
+    expect(gainFor('muted-user', policy({ memberVolumes: volumes }))).toBe(0);
+    expect(gainFor('loud', policy({ memberVolumes: volumes, channelMuted: true }))).toBe(0);
   });
 
   it('applies to the elements of a container and undoes it', () => {
     const container = document.createElement('div');
     const [a, b] = [audio('muted-user'), audio('friend')];
     container.append(a, b);
-    applyAudioPolicy(container, { channelMuted: false, hiddenUserIds: hidden });
+    const output = new RecordingOutput();
+    applyAudioPolicy(container, policy({ memberVolumes: { friend: 150 } }), output);
     expect([a.muted, b.muted]).toEqual([true, false]);
-    applyAudioPolicy(container, { channelMuted: false, hiddenUserIds: new Set() });
+    expect([output.gains.get(a), output.gains.get(b)]).toEqual([0, 1.5]);
+    applyAudioPolicy(container, policy({ hiddenUserIds: new Set() }), output);
     expect([a.muted, b.muted]).toEqual([false, false]);
+    expect([output.gains.get(a), output.gains.get(b)]).toEqual([1, 1]);
+    b.remove();
+    applyAudioPolicy(container, policy(), output);
+    expect([...output.gains.keys()]).toEqual([a]);
   });
 
   it('mutes an element the moment it is added to #remote-audio', async () => {
     const container = document.createElement('div');
     container.id = 'remote-audio';
     document.body.append(container);
-    const watcher = watchRemoteAudio(() => ({ channelMuted: false, hiddenUserIds: hidden }));
+    const output = new RecordingOutput();
+    const watcher = watchRemoteAudio(() => policy(), document, output);
     const late = audio('blocked-user');
     container.append(late);
     await Promise.resolve();
     expect(late.muted).toBe(true);
+    expect(output.gains.get(late)).toBe(0);
     watcher.stop();
+    expect(output.gains.size).toBe(0);
     container.remove();
   });
 });

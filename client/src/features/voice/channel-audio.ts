@@ -5,6 +5,9 @@ import { blockedUsersQuery, CHANNEL_POLL_MS, mutedUsersKey } from '../channels/c
 import type { PresenceStore } from '../presence/presence-store';
 import type { audioPolicyStore } from './audio-policy-store';
 import { watchRemoteAudio } from './audio-policy';
+import { voicePreferencesQuery } from '../voice-preferences/voice-preferences-query';
+import { voiceAudioContext } from './audio-context';
+import { WebAudioOutput, type RemoteAudioOutput } from './remote-audio-gain';
 
 /** Spec §7: GET /api/muted-users/{channelId}; a non-OK answer throws "Failed to fetch muted users". */
 export async function fetchMutedUsers(channelId: number): Promise<MutedUsersResponse> {
@@ -21,7 +24,7 @@ type AudioPolicyStore = typeof audioPolicyStore;
 /**
  * Who the channel's audio never plays (spec §6), kept live on every screen: admin-muted members of
  * the current channel (polled like the member list) and the users the viewer blocked, applied to
- * `#remote-audio` as elements come and go. Returns stop.
+ * `#remote-audio` as elements come and go; and how loud each member plays (issue 17). Returns stop.
  */
 export function startChannelAudio(deps: {
   queryClient: QueryClient;
@@ -29,10 +32,13 @@ export function startChannelAudio(deps: {
   policy: AudioPolicyStore;
   selfUserId: string;
   document?: Document;
+  /** Where each member's gain is applied; Web Audio on the voice AudioContext unless given. */
+  output?: RemoteAudioOutput;
 }): () => void {
   const { queryClient, presence, policy } = deps;
   policy.setSelfUserId(deps.selfUserId);
-  const watcher = watchRemoteAudio(policy.getPolicy, deps.document);
+  const output = deps.output ?? new WebAudioOutput(voiceAudioContext);
+  const watcher = watchRemoteAudio(policy.getPolicy, deps.document, output);
   const offPolicy = policy.subscribe(watcher.reapply);
 
   const mutedOptions = (channelId: number | null) => ({
@@ -62,7 +68,15 @@ export function startChannelAudio(deps: {
   const offBlocked = blocked.subscribe(applyBlocked);
   applyBlocked();
 
+  // Per-member volumes (issue 17): the member cards change this cache as the slider moves.
+  const preferences = new QueryObserver(queryClient, voicePreferencesQuery);
+  const applyVolumes = () =>
+    policy.setMemberVolumes(preferences.getCurrentResult().data?.memberVolumes ?? {});
+  const offPreferences = preferences.subscribe(applyVolumes);
+  applyVolumes();
+
   return () => {
+    offPreferences();
     offChannel();
     offMuted();
     offBlocked();
@@ -70,6 +84,7 @@ export function startChannelAudio(deps: {
     watcher.stop();
     policy.setMutedUserIds([]);
     policy.setBlockedUserIds([]);
+    policy.setMemberVolumes({});
     policy.setChannelMuted(false);
   };
 }

@@ -1,3 +1,5 @@
+import { voiceAudioContext } from './audio-context';
+
 /**
  * Spec §9 tones: connect 800 then 1000 Hz over 0.2 s (rising), disconnect 600 then 400 Hz over
  * 0.25 s (falling), gain 0.15. Generated with WebAudio so no sound files ship.
@@ -8,6 +10,11 @@ export type Tone = { frequencies: readonly [number, number]; seconds: number };
 
 export const CONNECT_TONE: Tone = { frequencies: [800, 1000], seconds: 0.2 };
 export const DISCONNECT_TONE: Tone = { frequencies: [600, 400], seconds: 0.25 };
+/**
+ * Roger beep (issue 17, opt-in): a short high two-note chirp, distinct from the connect and leave
+ * tones, that tells the talker their hold-to-talk ended ("over").
+ */
+export const ROGER_BEEP: Tone = { frequencies: [1400, 1800], seconds: 0.12 };
 
 /** Which tone a change of the room's connected flag calls for, if any. */
 export function toneForChange(wasConnected: boolean, connected: boolean): Tone | null {
@@ -16,19 +23,9 @@ export function toneForChange(wasConnected: boolean, connected: boolean): Tone |
   return null;
 }
 
-let context: AudioContext | null = null;
-
-function audioContext(): AudioContext | null {
-  if (typeof AudioContext === 'undefined') return null;
-  context ??= new AudioContext();
-  // A context made before a user gesture starts suspended; the ONLINE click counts as one.
-  if (context.state === 'suspended') context.resume().catch(() => undefined);
-  return context;
-}
-
 /** Plays the two halves of `tone` back to back; silently does nothing without WebAudio. */
 export function playTone(tone: Tone): void {
-  const ctx = audioContext();
+  const ctx = voiceAudioContext();
   if (!ctx) return;
   const start = ctx.currentTime + 0.01;
   const half = tone.seconds / 2;

@@ -4,7 +4,7 @@ import { PresenceStore } from '../presence/presence-store';
 import { microphoneErrorMessage } from './microphone-error';
 import { RoomController } from './room-connection/room-controller';
 import type { Fetch } from './room-connection/room-requests';
-import { CONNECT_TONE, DISCONNECT_TONE, type Tone } from './tones';
+import { CONNECT_TONE, DISCONNECT_TONE, ROGER_BEEP, type Tone } from './tones';
 import { TransportEvents } from './transport/transport-events';
 import type {
   VoiceParticipant,
@@ -69,7 +69,9 @@ function server(options: { overLimit?: boolean } = {}): Fetch {
   };
 }
 
-function setup(options: { overLimit?: boolean; micError?: DOMException } = {}) {
+function setup(
+  options: { overLimit?: boolean; micError?: DOMException; rogerBeep?: () => boolean } = {},
+) {
   const presence = new PresenceStore();
   const transports: FakeTransport[] = [];
   const room = new RoomController({
@@ -91,6 +93,7 @@ function setup(options: { overLimit?: boolean; micError?: DOMException } = {}) {
     toast: (toast) => toasts.push(toast),
     playTone: (tone) => tones.push(tone),
     microphoneErrorMessage,
+    rogerBeep: options.rogerBeep,
   });
   presence.dispatch({ type: 'socket', open: true });
   presence.dispatch({ type: 'select_channel', channelId: 7 });
@@ -174,5 +177,34 @@ describe('the voice runtime', () => {
     t.stop();
     expect(t.room.getView().phase).toBe('idle');
     expect(t.presence.state.voiceOnAir).toBe(false);
+  });
+
+  it('beeps "over" when a hold-to-talk is released, only while the roger beep is on', async () => {
+    let rogerBeep = true;
+    const t = setup({ rogerBeep: () => rogerBeep });
+    t.presence.dispatch({ type: 'set_talk_mode', mode: 'hold' });
+    t.presence.dispatch({ type: 'toggle_online' });
+    await vi.waitFor(() => expect(t.room.getView().connected).toBe(true));
+    await settle();
+    expect(t.tones).toEqual([CONNECT_TONE]);
+
+    t.presence.dispatch({ type: 'hold', holding: true });
+    await vi.waitFor(() => expect(t.presence.state.talking).toBe(true));
+    t.presence.dispatch({ type: 'hold', holding: false });
+    expect(t.tones).toEqual([CONNECT_TONE, ROGER_BEEP]);
+
+    rogerBeep = false;
+    t.presence.dispatch({ type: 'hold', holding: true });
+    await vi.waitFor(() => expect(t.presence.state.talking).toBe(true));
+    t.presence.dispatch({ type: 'hold', holding: false });
+    expect(t.tones).toEqual([CONNECT_TONE, ROGER_BEEP]);
+
+    // Going offline while holding ends with the leave tone, not a roger beep.
+    rogerBeep = true;
+    t.presence.dispatch({ type: 'hold', holding: true });
+    await vi.waitFor(() => expect(t.presence.state.talking).toBe(true));
+    t.presence.dispatch({ type: 'toggle_online' });
+    expect(t.tones).toEqual([CONNECT_TONE, ROGER_BEEP, DISCONNECT_TONE]);
+    t.stop();
   });
 });

@@ -2,7 +2,8 @@ import { isListening, wantsToTransmit } from '../presence/online-state';
 import type { PresenceStore } from '../presence/presence-store';
 import type { RoomTarget } from './room-connection/room-machine';
 import type { VoiceRoomView } from './room-connection/room-controller';
-import { toneForChange, type Tone } from './tones';
+import { isTalkRelease } from './roger-beep';
+import { ROGER_BEEP, toneForChange, type Tone } from './tones';
 
 /** The room controller as the runtime drives it. */
 export interface VoiceRoomDriver {
@@ -22,6 +23,8 @@ export type VoiceRuntimeDeps = {
   toast(toast: { title: string; description: string; variant: 'destructive' }): void;
   playTone(tone: Tone): void;
   microphoneErrorMessage(error: unknown): string;
+  /** The user's roger beep switch (issue 17), read at each release; off when not given. */
+  rogerBeep?: () => boolean;
 };
 
 /**
@@ -29,7 +32,8 @@ export type VoiceRuntimeDeps = {
  * exactly while the user listens (ONLINE in a channel on an open socket, not idle, no call); the
  * microphone follows the user's wish to transmit while the room is connected; whether the voice
  * can really be on the air goes back to presence, so "talking" is never claimed for a refused
- * room or microphone. Tones mark the room connecting and going. Returns stop (sign-out).
+ * room or microphone. Tones mark the room connecting and going, and (opt-in) a roger beep the end
+ * of a hold-to-talk. Returns stop (sign-out).
  */
 export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
   const { presence, room, user } = deps;
@@ -38,6 +42,7 @@ export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
   let requested: boolean | null = null;
   let microphoneFailed = false;
   let wasOnline = presence.state.online;
+  let before = presence.state;
   let stopped = false;
 
   const applyMicrophone = (on: boolean) => {
@@ -106,6 +111,8 @@ export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
 
     if (wasOnline && !state.online) deps.setChannelMuted(false);
     wasOnline = state.online;
+    if (connected && isTalkRelease(before, state) && deps.rogerBeep?.()) deps.playTone(ROGER_BEEP);
+    before = state;
   };
 
   const offs = [presence.subscribe(sync), room.subscribe(sync)];

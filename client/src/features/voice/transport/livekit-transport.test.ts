@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { watchRemoteAudio } from '../audio-policy';
+import type { RemoteAudioOutput } from '../remote-audio-gain';
 import type { LiveKitRoomHandlers, LiveKitRoomOptions, LiveKitRoomPort } from './livekit-port';
 import { LiveKitTransport, userIdFromIdentity } from './livekit-transport';
 import { VoiceTransportError } from './voice-transport';
@@ -95,6 +97,30 @@ describe('LiveKitTransport', () => {
     expect((elements[0] as HTMLAudioElement).dataset.userId).toBe('u2');
     rooms[0]?.handlers?.audioTrackUnsubscribed('TR_1', { identity: 'u2-1-b' });
     expect(document.querySelectorAll('#remote-audio audio')).toHaveLength(0);
+    vi.unstubAllGlobals();
+  });
+
+  it("plays a LiveKit member at the listener's volume for them (issue 17)", async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    vi.stubGlobal('MediaStream', class {});
+    const gains = new Map<string | undefined, number>();
+    const output: RemoteAudioOutput = {
+      setGain: (element, gain) => gains.set(element.dataset.userId, gain),
+      keepOnly: () => undefined,
+    };
+    const policy = {
+      channelMuted: false,
+      hiddenUserIds: new Set<string>(),
+      memberVolumes: { u2: 30 },
+    };
+    const watcher = watchRemoteAudio(() => policy, document, output);
+    rooms[0]?.handlers?.audioTrackSubscribed({} as MediaStreamTrack, 'TR_1', {
+      identity: 'u2-1-b',
+    });
+    await Promise.resolve();
+    expect(gains.get('u2')).toBe(0.3);
+    watcher.stop();
     vi.unstubAllGlobals();
   });
 
