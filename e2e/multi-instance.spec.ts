@@ -124,8 +124,9 @@ test('two instances behind nginx: presence, Speaking, pokes, channel audio and a
     await expect(user.page.getByRole('button', { name: /Tap to connect/ })).toBeEnabled();
   }
 
-  // Presence and Speaking, each way across instances.
-  await expect(cardOf(b.page, a.person.name)).toContainText('Online');
+  // Presence and Speaking, each way across instances. A is in the app but not ONLINE yet: Idle
+  // (decision 019: Online means hearing the channel).
+  await expect(cardOf(b.page, a.person.name)).toContainText('Idle');
   await goOnline(a.page);
   await expect(cardOf(b.page, a.person.name)).toContainText('Speaking', { timeout: 5_000 });
   await goOnline(b.page);
@@ -164,9 +165,9 @@ test('two instances behind nginx: presence, Speaking, pokes, channel audio and a
   expect(await whoServes(a.page)).toBe('b');
   await expect(a.page.getByText('Voice disconnected due to connection loss')).toBeVisible();
   // Nobody stuck Speaking: what the dead instance knew of A is dropped, and B sees A as b knows A:
-  // online, in the channel, not talking.
+  // in the app and the channel, forced OFFLINE by the drop (Idle, decision 019), not talking.
   const aOnB = cardOf(b.page, a.person.name);
-  await expect(aOnB).toContainText('Online', { timeout: 15_000 });
+  await expect(aOnB).toContainText('Idle', { timeout: 15_000 });
   await expect(aOnB).not.toContainText('Speaking');
   const onlineAgainAt = Date.now();
   const redis = new Redis(process.env.TEST_REDIS_URL!);

@@ -18,6 +18,10 @@ import {
   watchSilence,
 } from './voice-audio';
 
+// Each test signs several people in and waits on real audio several times: on a busy machine that
+// takes longer than the default minute (the audio deadlines inside stay as they are).
+test.describe.configure({ timeout: 120_000 });
+
 test('A talks and B hears it; mutes silence it; going offline meters the minutes', { tag: '@livekit' }, async ({
   browser,
   baseURL,

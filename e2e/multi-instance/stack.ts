@@ -227,9 +227,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       kill: killer(child),
     });
   }
+  // Up first (/healthz): behind nginx an instance reaches LiveKit through nginx, so it is ready
+  // (/readyz checks every dependency) only once nginx runs.
   for (const instance of instances)
     await waitFor(
-      async () => (await fetch(`http://127.0.0.1:${instance.port}/readyz`)).ok,
+      async () => (await fetch(`http://127.0.0.1:${instance.port}/healthz`)).ok,
       `Chirp instance ${instance.name}`,
       90_000,
       instance.process,
@@ -302,6 +304,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   let stopNginx: () => Promise<void> = async () => undefined;
   if (behindNginx) stopNginx = await startNginx();
+  for (const instance of instances)
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${instance.port}/readyz`)).ok,
+      `Chirp instance ${instance.name} ready`,
+      30_000,
+      instance.process,
+    );
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   pool.on('error', () => undefined);
