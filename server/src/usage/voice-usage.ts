@@ -5,7 +5,7 @@ import { sessionMinutes } from './usage-figures.js';
 import type { UsageSessionRow } from './usage-store.js';
 
 /**
- * Metering from the voice server itself (DESIGN §3 "Usage metering", decision 011): the provider
+ * Metering from the voice server itself (DESIGN §3 "Usage metering", decisions 016 and 017): the provider
  * reports each connection as it joins and leaves (LiveKit's webhooks; the built-in SFU's events), so
  * no client can talk unmetered and nobody is billed for time they were not connected.
  *
