@@ -35,13 +35,16 @@ function installMicrophone(kind: Microphone): void {
   };
 }
 
+/** `baseURL`: another server than the shared one (a test's own process). */
 export async function open(
   browser: Browser,
   person: Person,
   microphone: Microphone,
+  baseURL?: string,
 ): Promise<SignedInUser> {
   const context = await browser.newContext({
     permissions: microphone === 'tone' ? ['microphone'] : [],
+    ...(baseURL ? { baseURL } : {}),
   });
   await context.addInitScript(installMicrophone, microphone);
   const page = await context.newPage();
@@ -60,7 +63,7 @@ export async function channelWith(
   baseURL: string,
   members: SignedInUser[],
 ): Promise<number> {
-  const owner = await open(browser, OWNER, 'tone');
+  const owner = await open(browser, OWNER, 'tone', baseURL);
   const headers = { origin: baseURL };
   const created = await owner.page.request.post('/api/channels', {
     data: { name: `Voice ${Date.now()}` },

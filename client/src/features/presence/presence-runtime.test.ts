@@ -165,7 +165,7 @@ describe('the presence runtime', () => {
     t.store.dispatch({ type: 'toggle_online' });
     t.ws().close();
     expect(t.toasts.at(-1)).toMatchObject({ title: 'Connection Lost' });
-    await vi.advanceTimersByTimeAsync(2500);
+    await vi.advanceTimersByTimeAsync(1250);
     t.ws().serverOpens();
     await vi.waitFor(() => expect(t.store.state.online).toBe(true));
     expect(asked).toEqual(['/api/channels/7/members']);
@@ -178,7 +178,7 @@ describe('the presence runtime', () => {
     // Removed while the connection was down: the user stays OFFLINE.
     members = [member('u2')];
     t.ws().close();
-    await vi.advanceTimersByTimeAsync(2500);
+    await vi.advanceTimersByTimeAsync(1250);
     t.ws().serverOpens();
     await vi.waitFor(() => expect(asked).toHaveLength(2));
     await vi.advanceTimersByTimeAsync(0);

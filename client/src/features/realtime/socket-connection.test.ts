@@ -117,17 +117,17 @@ describe('the /ws connection', () => {
     expect(got).toEqual(['call-0001']);
   });
 
-  it('retries a lost connection every 2 s at most, a deliberate close with a longer backoff', () => {
+  it('retries a lost connection about every second, a deliberate close with a longer backoff', () => {
     const connection = make();
     connection.open();
     sockets[0]!.serverOpens();
     for (let i = 1; i <= 5; i++) {
       sockets.at(-1)!.serverDrops();
-      vi.advanceTimersByTime(2500);
+      vi.advanceTimersByTime(1250);
       expect(sockets).toHaveLength(i + 1);
     }
     sockets.at(-1)!.serverCloses(4429);
-    vi.advanceTimersByTime(2500);
+    vi.advanceTimersByTime(1250);
     expect(sockets).toHaveLength(6);
     vi.advanceTimersByTime(60_000);
     expect(sockets).toHaveLength(7);
@@ -157,7 +157,7 @@ describe('the /ws connection', () => {
 
   it('backs off from about 1 s to at most about 15 s', () => {
     expect(reconnectDelay(0, () => 0.5, 'lost')).toBe(1000);
-    expect(reconnectDelay(6, () => 1, 'lost')).toBe(2500);
+    expect(reconnectDelay(6, () => 1, 'lost')).toBe(1250);
     expect(reconnectDelay(0, () => 0.5)).toBe(1000);
     expect(reconnectDelay(3, () => 0.5)).toBe(8000);
     expect(reconnectDelay(10, () => 0.5)).toBe(15_000);

@@ -6,9 +6,9 @@ export type WireMessage = { type: string };
 
 /**
  * Reconnect delays, with ±25 % jitter so a restarted server is not stampeded. After a lost
- * connection (no close code from the server: a crash, a restart, the network) 1 s then every 2 s,
- * so the user is back within seconds of the server answering (decision 021); refused connections
- * cost the server nothing. After the server closed the socket on purpose (a 4xxx code, or 1008
+ * connection (no close code from the server: a crash, a restart, the network) every second, so the
+ * user is back within seconds of the server answering (decision 021); refused connections cost a
+ * down server nothing, and the jitter spreads the tabs once it answers. After the server closed the socket on purpose (a 4xxx code, or 1008
  * for flooding: decisions 004 and 016) 1 s doubling to 15 s.
  */
 export function reconnectDelay(
@@ -16,7 +16,7 @@ export function reconnectDelay(
   random: () => number = Math.random,
   cause: 'lost' | 'refused' = 'refused',
 ): number {
-  const cap = cause === 'lost' ? 2000 : 15_000;
+  const cap = cause === 'lost' ? 1000 : 15_000;
   const base = Math.min(cap, 1000 * 2 ** attempt);
   return Math.round(base * (0.75 + random() * 0.5));
 }
