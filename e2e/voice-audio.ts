@@ -41,13 +41,16 @@ export function installMicrophone(kind: Microphone): void {
   };
 }
 
+/** `baseURL`: another server than the shared one (a test's own process). */
 export async function open(
   browser: Browser,
   person: Person,
   microphone: Microphone,
+  baseURL?: string,
 ): Promise<SignedInUser> {
   const context = await browser.newContext({
     permissions: microphone === 'tone' ? ['microphone'] : [],
+    ...(baseURL ? { baseURL } : {}),
   });
   await context.addInitScript(installMicrophone, microphone);
   const page = await context.newPage();
@@ -77,7 +80,7 @@ export async function channelWithAdmin(
   baseURL: string,
   members: SignedInUser[],
 ): Promise<{ id: number; owner: SignedInUser }> {
-  const owner = await open(browser, OWNER, 'tone');
+  const owner = await open(browser, OWNER, 'tone', baseURL);
   const headers = { origin: baseURL };
   const created = await owner.page.request.post('/api/channels', {
     data: { name: `Voice ${Date.now()}` },

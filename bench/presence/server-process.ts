@@ -23,7 +23,7 @@ const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 
 process.on('message', (raw) => {
-  const message = raw as { type: 'seed'; count: number } | { type: 'memory' } | { type: 'stop' };
+  const message = raw as { type: 'seed'; count: number } | { type: 'memory' } | { type: 'cpu' } | { type: 'stop' };
   void (async () => {
     if (message.type === 'seed') {
       const { db } = database;
@@ -36,6 +36,8 @@ process.on('message', (raw) => {
       const tokens: string[] = [];
       for (const u of created) tokens.push(await createSession(db, u.id, undefined));
       send({ type: 'seeded', channelId: channel!.id, userIds: created.map((u) => u.id), tokens });
+    } else if (message.type === 'cpu') {
+      send({ type: 'cpu', usage: process.cpuUsage(), at: performance.now() });
     } else if (message.type === 'memory') {
       global.gc?.();
       await new Promise((resolve) => setTimeout(resolve, 200));

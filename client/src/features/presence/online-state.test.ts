@@ -123,7 +123,10 @@ describe('voice online state', () => {
         variant: 'destructive',
       }),
     ]);
-    expect(run(state, { type: 'socket', open: true }).effects).toEqual([joined(7, false)]);
+    expect(run(state, { type: 'socket', open: true }).effects).toEqual([
+      joined(7, false),
+      { kind: 'check_rejoin', channelId: 7 },
+    ]);
   });
 
   it('cannot go online without an open socket, a channel, or during a call', () => {
@@ -196,6 +199,77 @@ describe('the current channel going away', () => {
     expect(run(ready, { type: 'channel_gone', channelId: 7, reason: 'removed' }).effects).toEqual(
       [],
     );
+  });
+});
+
+describe('rejoining after a lost connection (decision 021)', () => {
+  const offAir: OnlineEvent = { type: 'voice', onAir: false };
+  /** Dropped while online and talking; the voice room went down with it. */
+  const lost = run(online, { type: 'socket', open: false }, offAir).state;
+  const back = run(lost, { type: 'socket', open: true }).state;
+  const member = (channelId = 7): OnlineEvent => ({ type: 'rejoin', channelId, member: true });
+
+  it('goes back ONLINE in the same channel, listening and talking again, with a toast', () => {
+    const { state, effects } = run(back, member(), onAir);
+    expect(state).toMatchObject({ online: true, talking: true, channelId: 7, rejoin: null });
+    expect(effects).toEqual([
+      joined(7, true),
+      shown({ title: 'Reconnected', description: 'Back online in the channel' }),
+      sent('start_talking', 7),
+    ]);
+  });
+
+  it('keeps self-mute: a muted user never comes back on the air', () => {
+    const muted = run(online, { type: 'toggle_self_mute' }).state;
+    const dropped = run(muted, { type: 'socket', open: false }, offAir, {
+      type: 'socket',
+      open: true,
+    });
+    const { state, effects } = run(dropped.state, member(), onAir);
+    expect(state).toMatchObject({ online: true, selfMuted: true, talking: false });
+    expect(effects).not.toContainEqual(sent('start_talking', 7));
+  });
+
+  it('never rejoins a user who was OFFLINE when it dropped', () => {
+    const dropped = run(ready, { type: 'socket', open: false }, { type: 'socket', open: true });
+    expect(dropped.effects).toEqual([joined(7, false)]);
+    expect(run(dropped.state, member()).state.online).toBe(false);
+  });
+
+  it('never rejoins a user removed from the channel meanwhile', () => {
+    const { state, effects } = run(back, { type: 'rejoin', channelId: 7, member: false });
+    expect(state).toMatchObject({ online: false, rejoin: null });
+    expect(effects).toEqual([]);
+  });
+
+  it('forgets the rejoin when the user picks another channel, takes a call, or signs out', () => {
+    const choices: OnlineEvent[] = [
+      { type: 'select_channel', channelId: 8 },
+      { type: 'call', active: true },
+      { type: 'go_offline' },
+      { type: 'detach' },
+      { type: 'channel_gone', channelId: 7, reason: 'removed' },
+    ];
+    for (const choice of choices) {
+      const after = run(lost, choice, { type: 'socket', open: true });
+      expect(after.state.rejoin).toBeNull();
+      expect(after.effects).not.toContainEqual({ kind: 'check_rejoin', channelId: 7 });
+      expect(run(after.state, member()).state.online).toBe(false);
+    }
+  });
+
+  it('an answer that comes after the user went ONLINE by hand changes nothing', () => {
+    const byHand = run(back, { type: 'toggle_online' }).state;
+    const answer = reduceOnline(byHand, member());
+    expect(answer.state).toBe(byHand);
+    expect(answer.effects).toEqual([]);
+  });
+
+  it('asks again after every reopen until the server answers', () => {
+    const dropAgain = run(back, { type: 'socket', open: false }, member());
+    expect(dropAgain.state.rejoin).toEqual({ channelId: 7, selfMuted: false });
+    const reopened = run(dropAgain.state, { type: 'socket', open: true });
+    expect(reopened.effects).toContainEqual({ kind: 'check_rejoin', channelId: 7 });
   });
 });
 

@@ -33,6 +33,12 @@ export type OnlineState = {
   holding: boolean;
   /** The user opted in to a headset's play/pause button muting or talking (off by default). */
   headsetTalk: boolean;
+  /**
+   * Decision 021: a lost connection forced the user offline here; once the socket is open again
+   * and they are still a member, they go back ONLINE (self-mute kept). Cleared by any choice of
+   * theirs (another channel, a call, signing out) and by the channel going away.
+   */
+  rejoin: { channelId: number; selfMuted: boolean } | null;
 };
 
 export type TalkMode = 'toggle' | 'hold';
@@ -49,6 +55,7 @@ export const initialOnlineState: OnlineState = {
   talkMode: 'toggle',
   holding: false,
   headsetTalk: false,
+  rejoin: null,
 };
 
 /** Why the app (not the user) takes someone offline. */
@@ -72,7 +79,9 @@ export type OnlineEvent =
   /** The current channel went away under the user: leave it and go offline. */
   | { type: 'channel_gone'; channelId: number; reason: OfflineReason }
   /** Signed out: leave quietly, forget everything. */
-  | { type: 'detach' };
+  | { type: 'detach' }
+  /** The answer to a `check_rejoin` effect: whether the user is still a member of the channel. */
+  | { type: 'rejoin'; channelId: number; member: boolean };
 
 export type OutgoingMessage =
   | Pick<
@@ -84,7 +93,10 @@ export type OutgoingMessage =
 export type Toast = { title: string; description?: string; variant?: 'destructive' };
 
 export type OnlineEffect =
-  { kind: 'send'; message: OutgoingMessage } | { kind: 'toast'; toast: Toast };
+  | { kind: 'send'; message: OutgoingMessage }
+  | { kind: 'toast'; toast: Toast }
+  /** Decision 021: ask the server whether the user still belongs to the channel, then `rejoin`. */
+  | { kind: 'check_rejoin'; channelId: number };
 
 export type Transition = { state: OnlineState; effects: OnlineEffect[] };
 
@@ -100,6 +112,8 @@ export const TOASTS = {
   selfUnmuted: { title: 'Self Unmuted' },
   removed: { title: 'Offline', description: 'You are no longer a member of this channel' },
   deleted: { title: 'Offline', description: 'This channel was deleted' },
+  /** Decision 021 (not in the spec, which stops at Connection Lost): back by itself. */
+  reconnected: { title: 'Reconnected', description: 'Back online in the channel' },
 } as const satisfies Record<string, Toast>;
 
 type Derived = Omit<OnlineState, 'talking'>;
@@ -122,22 +136,55 @@ function isOnAir(state: Derived): boolean {
 }
 
 function offline(state: OnlineState): OnlineState {
-  return { ...state, online: false, selfMuted: false, idle: false, holding: false };
+  return { ...state, online: false, selfMuted: false, idle: false, holding: false, rejoin: null };
 }
 
+type Step = { state: OnlineState; toasts: Toast[]; checkRejoin?: number };
+
 /** The user-visible part of a transition; `settle` adds the messages. */
-function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toasts: Toast[] } {
+function next(state: OnlineState, event: OnlineEvent): Step {
   switch (event.type) {
     case 'socket': {
       if (event.open === state.socketOpen) return { state, toasts: [] };
       const changed = { ...state, socketOpen: event.open };
-      if (!event.open && state.online)
-        return { state: offline(changed), toasts: [TOASTS.connectionLost] };
+      if (!event.open && state.online && state.channelId !== null) {
+        // Spec §4: forced offline at the drop. Decision 021: remembered, to come back by itself.
+        const rejoin = { channelId: state.channelId, selfMuted: state.selfMuted };
+        return { state: { ...offline(changed), rejoin }, toasts: [TOASTS.connectionLost] };
+      }
+      if (event.open && state.rejoin)
+        return { state: changed, toasts: [], checkRejoin: state.rejoin.channelId };
       return { state: changed, toasts: [] };
+    }
+    case 'rejoin': {
+      const { rejoin } = state;
+      if (!rejoin || rejoin.channelId !== event.channelId) return { state, toasts: [] };
+      const back =
+        event.member &&
+        !state.online &&
+        state.socketOpen &&
+        state.channelId === rejoin.channelId &&
+        !state.callActive;
+      if (!back) {
+        // Still closed: the next open asks again. Otherwise the chance to rejoin has passed.
+        if (event.member && !state.socketOpen) return { state, toasts: [] };
+        return { state: { ...state, rejoin: null }, toasts: [] };
+      }
+      return {
+        state: {
+          ...state,
+          online: true,
+          selfMuted: rejoin.selfMuted,
+          idle: false,
+          holding: false,
+          rejoin: null,
+        },
+        toasts: [TOASTS.reconnected],
+      };
     }
     case 'select_channel': {
       if (event.channelId === state.channelId) return { state, toasts: [] };
-      const changed = { ...state, channelId: event.channelId };
+      const changed = { ...state, channelId: event.channelId, rejoin: null };
       // Spec §4: switching channel while online first goes offline.
       if (state.online) return { state: offline(changed), toasts: [TOASTS.offline] };
       return { state: changed, toasts: [] };
@@ -148,11 +195,20 @@ function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toa
       if (!state.socketOpen || state.channelId === null || state.callActive)
         return { state, toasts: [] };
       return {
-        state: { ...state, online: true, selfMuted: false, idle: false, holding: false },
+        state: {
+          ...state,
+          online: true,
+          selfMuted: false,
+          idle: false,
+          holding: false,
+          rejoin: null,
+        },
         toasts: [TOASTS.online],
       };
     }
     case 'go_offline':
+      // Taken offline for a call: a pending rejoin would undo that once the socket is back.
+      if (!state.online && state.rejoin) return { state: { ...state, rejoin: null }, toasts: [] };
       if (!state.online) return { state, toasts: [] };
       return { state: offline(state), toasts: [TOASTS.offline] };
     case 'toggle_self_mute': {
@@ -181,13 +237,14 @@ function next(state: OnlineState, event: OnlineEvent): { state: OnlineState; toa
     }
     case 'call':
       if (event.active === state.callActive) return { state, toasts: [] };
+      if (event.active) return { state: { ...state, callActive: true, rejoin: null }, toasts: [] };
       return { state: { ...state, callActive: event.active }, toasts: [] };
     case 'voice':
       if (event.onAir === state.voiceOnAir) return { state, toasts: [] };
       return { state: { ...state, voiceOnAir: event.onAir }, toasts: [] };
     case 'channel_gone': {
       if (event.channelId !== state.channelId) return { state, toasts: [] };
-      const changed = { ...state, channelId: null };
+      const changed = { ...state, channelId: null, rejoin: null };
       if (!state.online) return { state: changed, toasts: [] };
       return {
         state: offline(changed),
@@ -239,7 +296,7 @@ function messages(
 
 /** One step of the machine: the next state and what to send and show, in order. */
 export function reduceOnline(state: OnlineState, event: OnlineEvent): Transition {
-  const { state: changed, toasts } = next(state, event);
+  const { state: changed, toasts, checkRejoin } = next(state, event);
   const talking = isOnAir(changed);
   const settled = changed.talking === talking ? changed : { ...changed, talking };
   const sends = messages(state, settled, event.type === 'channel_gone');
@@ -248,6 +305,9 @@ export function reduceOnline(state: OnlineState, event: OnlineEvent): Transition
     effects: [
       ...sends.map((message): OnlineEffect => ({ kind: 'send', message })),
       ...toasts.map((toast): OnlineEffect => ({ kind: 'toast', toast })),
+      ...(checkRejoin === undefined
+        ? []
+        : [{ kind: 'check_rejoin', channelId: checkRejoin } as const]),
     ],
   };
 }

@@ -152,6 +152,41 @@ describe('the presence runtime', () => {
     t.stop();
   });
 
+  it('rejoins by itself once the socket is back and the server still lists the user', async () => {
+    const asked: string[] = [];
+    let members = [member('u1'), member('u2')];
+    // The network edge: the app's query client really fetches the member list.
+    vi.stubGlobal('fetch', (input: string) => {
+      asked.push(input);
+      return Promise.resolve(new Response(JSON.stringify(members), { status: 200 }));
+    });
+    const t = setup();
+    t.ws().serverOpens();
+    t.store.dispatch({ type: 'toggle_online' });
+    t.ws().close();
+    expect(t.toasts.at(-1)).toMatchObject({ title: 'Connection Lost' });
+    await vi.advanceTimersByTimeAsync(1250);
+    t.ws().serverOpens();
+    await vi.waitFor(() => expect(t.store.state.online).toBe(true));
+    expect(asked).toEqual(['/api/channels/7/members']);
+    expect(t.toasts.at(-1)).toEqual({
+      title: 'Reconnected',
+      description: 'Back online in the channel',
+    });
+    expect(t.sent().slice(-2)).toEqual(['join_channel:7:false', 'join_channel:7:true']);
+
+    // Removed while the connection was down: the user stays OFFLINE.
+    members = [member('u2')];
+    t.ws().close();
+    await vi.advanceTimersByTimeAsync(1250);
+    t.ws().serverOpens();
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.store.state).toMatchObject({ online: false, rejoin: null });
+    expect(t.toasts.at(-1)).toMatchObject({ title: 'Connection Lost' });
+    t.stop();
+  });
+
   it('patches member lists from member_update and leaves a deleted channel', () => {
     const t = setup();
     t.ws().serverOpens();

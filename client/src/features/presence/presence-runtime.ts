@@ -11,7 +11,8 @@ import { listen, type PageEvents } from './page-events';
 import { alertOnPokes, type PokeAlert } from './poke-alerts';
 import type { PresenceStore } from './presence-store';
 import { listenPushToTalkKeys } from './push-to-talk-keys';
-import { connectPresence } from './socket-presence';
+import { channelMembersQuery } from '../channels/channel-queries';
+import { connectPresence, type MembershipCheck } from './socket-presence';
 import { WakeLockKeeper, type WakeLockApi } from './wake-lock';
 
 export type PresenceRuntimeDeps = {
@@ -50,6 +51,17 @@ function keepWakeLock(store: PresenceStore, api: WakeLockApi | undefined, page: 
   };
 }
 
+/** A fresh member list (never the cache: the user may have been removed meanwhile). */
+function membershipCheck(queryClient: QueryClient, userId: string): MembershipCheck {
+  return async (channelId) => {
+    const members = await queryClient.fetchQuery({
+      ...channelMembersQuery(channelId),
+      staleTime: 0,
+    });
+    return members.some((member) => member.userId === userId);
+  };
+}
+
 /**
  * The signed-in tab's presence, above the routes and without React: the socket membership and
  * talking of the online reducer, live member and poke pushes, idle detection, the wake lock, the
@@ -59,7 +71,14 @@ function keepWakeLock(store: PresenceStore, api: WakeLockApi | undefined, page: 
 export function startPresenceRuntime(deps: PresenceRuntimeDeps): () => void {
   const { store, hold, socket, channel, user, page } = deps;
   const stops = [
-    connectPresence(store, socket, channel, user.id, deps.toast),
+    connectPresence(
+      store,
+      socket,
+      channel,
+      user.id,
+      deps.toast,
+      membershipCheck(deps.queryClient, user.id),
+    ),
     applyLivePushes(socket, deps.queryClient, user.id, store, channel),
     alertOnPokes(socket, { ...deps.pokes, toast: deps.toast }),
     watchIdle(store, idleTimeoutFor(user.subscriptionTier), page),

@@ -15,11 +15,11 @@ describe('PresenceStore', () => {
     store.dispatch({ type: 'select_channel', channelId: 4 });
     store.dispatch({ type: 'toggle_online' });
     expect(notified).toBe(3);
-    expect(effects.map((e) => (e.kind === 'send' ? e.message.type : e.toast.title))).toEqual([
-      'join_channel',
-      'join_channel',
-      'Online',
-    ]);
+    expect(
+      effects.map((e) =>
+        e.kind === 'send' ? e.message.type : e.kind === 'toast' ? e.toast.title : e.kind,
+      ),
+    ).toEqual(['join_channel', 'join_channel', 'Online']);
     detach();
     store.dispatch({ type: 'toggle_online' });
     expect(effects).toHaveLength(3);

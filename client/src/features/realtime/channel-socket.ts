@@ -29,6 +29,7 @@ export function createChannelSocket(createSocket?: (url: string) => WebSocket): 
     url: () => socketUrl(window.location),
     parse: parseServerSocketMessage,
     createSocket,
+    network: () => (typeof window.addEventListener === 'function' ? window : undefined),
   });
 }
 

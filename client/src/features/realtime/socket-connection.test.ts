@@ -11,7 +11,7 @@ class FakeSocket {
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: unknown }) => void) | null = null;
   onerror: (() => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event?: { code: number }) => void) | null = null;
   send(data: string) {
     this.sent.push(data);
   }
@@ -25,7 +25,11 @@ class FakeSocket {
   }
   serverDrops() {
     this.readyState = 3;
-    this.onclose?.();
+    this.onclose?.({ code: 1006 });
+  }
+  serverCloses(code: number) {
+    this.readyState = 3;
+    this.onclose?.({ code });
   }
   serverSends(data: string) {
     this.onmessage?.({ data });
@@ -113,7 +117,47 @@ describe('the /ws connection', () => {
     expect(got).toEqual(['call-0001']);
   });
 
+  it('retries a lost connection about every second, a deliberate close with a longer backoff', () => {
+    const connection = make();
+    connection.open();
+    sockets[0]!.serverOpens();
+    for (let i = 1; i <= 5; i++) {
+      sockets.at(-1)!.serverDrops();
+      vi.advanceTimersByTime(1250);
+      expect(sockets).toHaveLength(i + 1);
+    }
+    sockets.at(-1)!.serverCloses(4429);
+    vi.advanceTimersByTime(1250);
+    expect(sockets).toHaveLength(6);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(7);
+    connection.close();
+  });
+
+  it('reconnects at once when the browser says the network is back', () => {
+    const network = new EventTarget();
+    vi.stubGlobal('window', {
+      location: { protocol: 'http:', host: 'localhost' },
+      addEventListener: network.addEventListener.bind(network),
+      removeEventListener: network.removeEventListener.bind(network),
+    });
+    const connection = make();
+    connection.open();
+    sockets[0]!.serverOpens();
+    sockets[0]!.serverDrops();
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(2);
+    // Already connecting: another `online` opens no second socket.
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(2);
+    connection.close();
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(2);
+  });
+
   it('backs off from about 1 s to at most about 15 s', () => {
+    expect(reconnectDelay(0, () => 0.5, 'lost')).toBe(1000);
+    expect(reconnectDelay(6, () => 1, 'lost')).toBe(1250);
     expect(reconnectDelay(0, () => 0.5)).toBe(1000);
     expect(reconnectDelay(3, () => 0.5)).toBe(8000);
     expect(reconnectDelay(10, () => 0.5)).toBe(15_000);

@@ -4,11 +4,29 @@ export type SocketState = 'connecting' | 'connected' | 'disconnected';
 /** Any message on the wire: a `type` and its fields. */
 export type WireMessage = { type: string };
 
-/** Reconnect delays: 1 s doubling to 15 s, with jitter so a restarted server is not stampeded. */
-export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(15_000, 1000 * 2 ** attempt);
+/**
+ * Reconnect delays, with ±25 % jitter so a restarted server is not stampeded. After a lost
+ * connection (no close code from the server: a crash, a restart, the network) every second, so the
+ * user is back within seconds of the server answering (decision 021); refused connections cost a
+ * down server nothing, and the jitter spreads the tabs once it answers. After the server closed the socket on purpose (a 4xxx code, or 1008
+ * for flooding: decisions 004 and 016) 1 s doubling to 15 s.
+ */
+export function reconnectDelay(
+  attempt: number,
+  random: () => number = Math.random,
+  cause: 'lost' | 'refused' = 'refused',
+): number {
+  const cap = cause === 'lost' ? 1000 : 15_000;
+  const base = Math.min(cap, 1000 * 2 ** attempt);
   return Math.round(base * (0.75 + random() * 0.5));
 }
+
+/** Close codes a server sends on purpose; anything else is a connection that was lost. */
+const isDeliberateClose = (code: number | undefined) =>
+  code !== undefined && (code === 1008 || (code >= 4000 && code < 5000));
+
+/** Where the browser says the network came back (`window`); absent outside a browser. */
+export type NetworkEvents = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
 export type SocketConnectionOptions<In extends WireMessage> = {
   /** Where to connect, read at every (re)connect. */
@@ -16,6 +34,8 @@ export type SocketConnectionOptions<In extends WireMessage> = {
   /** Turns one received JSON value into a known message, or null when it is malformed. */
   parse: (data: unknown) => In | null;
   createSocket?: (url: string) => WebSocket;
+  /** The `online` event here reconnects at once instead of at the next retry (decision 021). */
+  network?: () => NetworkEvents | undefined;
 };
 
 type Handler<M> = (message: M) => void;
@@ -36,6 +56,15 @@ export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
   private readonly handlers = new Map<string, Set<Handler<In>>>();
   private readonly stateListeners = new Set<(state: SocketState) => void>();
   private readonly createSocket: (url: string) => WebSocket;
+  private network: NetworkEvents | undefined;
+
+  /** The network is back: retry now rather than at the end of the wait. */
+  private readonly networkBack = () => {
+    if (this.closed || this.ws) return;
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.connect();
+  };
 
   constructor(private readonly options: SocketConnectionOptions<In>) {
     this.createSocket = options.createSocket ?? ((url) => new WebSocket(url));
@@ -52,11 +81,15 @@ export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
   open(): void {
     if (!this.closed) return;
     this.closed = false;
+    this.network = this.options.network?.();
+    this.network?.addEventListener('online', this.networkBack);
     this.connect();
   }
 
   close(): void {
     this.closed = true;
+    this.network?.removeEventListener('online', this.networkBack);
+    this.network = undefined;
     clearTimeout(this.retryTimer);
     const ws = this.ws;
     this.ws = null;
@@ -100,12 +133,16 @@ export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
       this.dispatch(event.data);
     };
     ws.onerror = () => console.error('Channel socket error');
-    ws.onclose = () => {
+    ws.onclose = (event?: CloseEvent) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.setState('disconnected');
       if (this.closed) return;
-      this.retryTimer = setTimeout(() => this.connect(), reconnectDelay(this.attempt++));
+      const cause = isDeliberateClose(event?.code) ? 'refused' : 'lost';
+      this.retryTimer = setTimeout(
+        () => this.connect(),
+        reconnectDelay(this.attempt++, Math.random, cause),
+      );
     };
   }
 
