@@ -10,6 +10,8 @@ interface Def {
   shape?: Record<string, z.ZodType>;
   catchall?: z.ZodType;
   element?: z.ZodType;
+  keyType?: z.ZodType;
+  valueType?: z.ZodType;
   options?: z.ZodType[];
   innerType?: z.ZodType;
   in?: z.ZodType;
@@ -138,6 +140,11 @@ export function arbitraryFor(schema: z.ZodType): fc.Arbitrary<unknown> {
     }
     case 'union':
       return fc.oneof(...def.options!.map(arbitraryFor));
+    case 'record':
+      // Keys are strings on the wire (JSON objects); a few entries are enough to exercise both schemas.
+      return fc.dictionary(arbitraryFor(def.keyType!) as fc.Arbitrary<string>, arbitraryFor(def.valueType!), {
+        maxKeys: 5,
+      });
     case 'object': {
       const entries = Object.entries(def.shape ?? {});
       const required = Object.fromEntries(entries.map(([key, value]) => [key, arbitraryFor(value)]));
