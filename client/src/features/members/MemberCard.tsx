@@ -65,7 +65,8 @@ export function MemberCard({
             {isSelf ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
           </span>
           <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-            <span>{label}</span>
+            {/* Full-contrast text: the status is the card's news, also on a speaking card's tint. */}
+            <span className="text-foreground">{label}</span>
             {isAdmin ? <Badge variant="secondary">Admin</Badge> : null}
             {member.isMutedInChannel ? (
               <Badge variant="warning">
