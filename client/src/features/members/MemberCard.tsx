@@ -46,14 +46,15 @@ export function MemberCard({
       )}
     >
       <div className="flex min-w-0 items-center gap-3">
-        <div
-          className={cn(
-            'relative rounded-full',
-            isAudible &&
-              'ring-2 ring-primary ring-offset-2 ring-offset-card motion-safe:animate-pulse',
-          )}
-        >
+        <div className="relative rounded-full">
           <UserAvatar name={member.name} imageUrl={member.profileImageUrl} />
+          {isAudible ? (
+            // Only the ring pulses: pulsing the avatar itself faded its initials below 4.5:1.
+            <span
+              aria-hidden="true"
+              className="pointer-events-none absolute inset-0 rounded-full ring-2 ring-primary ring-offset-2 ring-offset-card motion-safe:animate-pulse"
+            />
+          ) : null}
           <MemberStatusDot
             status={status}
             className="absolute -right-0.5 -bottom-0.5 size-3 ring-2 ring-card"
