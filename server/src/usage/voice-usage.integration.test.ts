@@ -145,7 +145,7 @@ describe.each(testDatabases())('voice usage from LiveKit webhooks on $name', (da
         .totalMonthlyMinutes,
     ).toBe(2);
     for (let i = 0; i < 2; i++)
-      await participantEvent('participant_left', 'PA_quiet', joinedAt, minutesAgo(0.5));
+      await participantEvent('participant_left', 'PA_quiet', joinedAt, minutesAgo(0.75));
     const rows = await rowsOf();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ participantMinutes: 1, endReason: 'voice-left' });
