@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
 import pg from 'pg';
 import { chromiumArgs } from './e2e/chromium-args';
-import { freeTcpPort, livekitCommand, livekitKeys, livekitPorts } from './e2e/livekit/livekit-server';
+import {
+  freeTcpPort,
+  livekitCommand,
+  livekitKeys,
+  livekitPorts,
+} from './e2e/livekit/livekit-server';
 
 // Chosen once in the main process; workers inherit the environment and reuse the same servers.
 process.env.E2E_PORT ??= String(await freeTcpPort());
@@ -124,8 +129,15 @@ if (withLivekit) {
 
 const browserUse = {
   ...devices['Desktop Chrome'],
-  launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  },
   permissions: ['microphone'],
+  // A real user's setting the app honours. Without a GPU, Chromium composites every frame of the
+  // app's pulsing "on the air" rings in software: 2 pages on the air cost 1.7 cores instead of 0.4,
+  // which starved the audio checks on a two-core machine.
+  reducedMotion: 'reduce' as const,
   trace: 'retain-on-failure' as const,
   screenshot: 'only-on-failure' as const,
 };
@@ -161,7 +173,12 @@ export default defineConfig({
     // Several Chirp instances (nginx, TLS, a killed instance) and a two-node LiveKit cluster: each
     // test starts its own processes.
     ...(withMultiInstance
-      ? [{ name: 'multi-instance', testMatch: ['multi-instance.spec.ts', 'livekit-cluster.spec.ts'] }]
+      ? [
+          {
+            name: 'multi-instance',
+            testMatch: ['multi-instance.spec.ts', 'livekit-cluster.spec.ts'],
+          },
+        ]
       : []),
   ],
   webServer: webServers,

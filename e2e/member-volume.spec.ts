@@ -106,7 +106,8 @@ test('a listener turns one member down to silence and up to double, and it stays
   await expect(avaCard.getByText('0%')).toBeVisible();
   await expect.poll(() => outputLevel(b.page), { timeout: 5_000 }).toBeLessThan(SILENT);
   const atZero = await outputLevel(b.page);
-  expect(await levelFrom(b.page, aId)).toBeGreaterThan(AUDIBLE);
+  // A loaded machine can drop a moment of Ava's stream: poll rather than trust one read.
+  await expect.poll(() => levelFrom(b.page, aId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
   await saved;
 
   // 200 %: twice the gain, so clearly louder than at 100 %.

@@ -3,6 +3,7 @@ import { cardOf } from './channel-setup';
 import { expect, test } from './fixtures';
 import {
   AUDIBLE,
+  CUT_AT_ONCE_MS,
   FREE_TIER_LIMIT,
   MICROPHONE_DENIED,
   MICROPHONE_MISSING,
@@ -22,133 +23,141 @@ import {
 // takes longer than the default minute (the audio deadlines inside stay as they are).
 test.describe.configure({ timeout: 120_000 });
 
-test('A talks and B hears it; mutes silence it; going offline meters the minutes', { tag: '@livekit' }, async ({
-  browser,
-  baseURL,
-}) => {
-  const a = await open(browser, newPerson('Ava'), 'tone');
-  const b = await open(browser, newPerson('Ben'), 'tone');
-  await channelWith(browser, baseURL!, [a, b]);
-  const aId = await userId(a.page);
+test(
+  'A talks and B hears it; mutes silence it; going offline meters the minutes',
+  { tag: '@livekit' },
+  async ({ browser, baseURL }) => {
+    const a = await open(browser, newPerson('Ava'), 'tone');
+    const b = await open(browser, newPerson('Ben'), 'tone');
+    await channelWith(browser, baseURL!, [a, b]);
+    const aId = await userId(a.page);
 
-  // Offline, both mute toggles are disabled (spec §2).
-  await expect(a.page.getByRole('button', { name: 'Mute Self' })).toBeDisabled();
-  await expect(a.page.getByRole('button', { name: 'Mute Channel' })).toBeDisabled();
+    // Offline, both mute toggles are disabled (spec §2).
+    await expect(a.page.getByRole('button', { name: 'Mute Self' })).toBeDisabled();
+    await expect(a.page.getByRole('button', { name: 'Mute Channel' })).toBeDisabled();
 
-  await goOnline(a.page);
-  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect(
-    a.page.getByText('Tip: pause background music for the clearest audio'),
-  ).toBeVisible();
-  await goOnline(b.page);
-  await expect(b.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await goOnline(a.page);
+    await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(
+      a.page.getByText('Tip: pause background music for the clearest audio'),
+    ).toBeVisible();
+    await goOnline(b.page);
+    await expect(b.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
 
-  // B hears A: A's element on B's page carries live, non-silent audio. A never hears itself.
-  await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
-  await expect(a.page.locator(`#remote-audio audio[data-user-id="${aId}"]`)).toHaveCount(0);
+    // B hears A: A's element on B's page carries live, non-silent audio. A never hears itself.
+    await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+    await expect(a.page.locator(`#remote-audio audio[data-user-id="${aId}"]`)).toHaveCount(0);
 
-  await a.page.getByRole('button', { name: 'Mute Self' }).click();
-  await expect(a.page.getByRole('button', { name: 'Mute Self' })).toHaveAttribute(
-    'aria-pressed',
-    'true',
-  );
-  await expect.poll(() => levelFrom(b.page, aId), { timeout: 5_000 }).toBeLessThan(SILENT);
-  await a.page.getByRole('button', { name: 'Mute Self' }).click();
-  await expect.poll(() => levelFrom(b.page, aId), { timeout: 5_000 }).toBeGreaterThan(AUDIBLE);
+    await a.page.getByRole('button', { name: 'Mute Self' }).click();
+    await expect(a.page.getByRole('button', { name: 'Mute Self' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect.poll(() => levelFrom(b.page, aId), { timeout: 5_000 }).toBeLessThan(SILENT);
+    await a.page.getByRole('button', { name: 'Mute Self' }).click();
+    await expect.poll(() => levelFrom(b.page, aId), { timeout: 5_000 }).toBeGreaterThan(AUDIBLE);
 
-  const muteChannel = b.page.getByRole('button', { name: 'Mute Channel' });
-  await muteChannel.click();
-  await expect(muteChannel).toHaveAttribute('aria-pressed', 'true');
-  await expect(b.page.getByText('Channel Muted', { exact: true })).toBeVisible();
-  const bElements = b.page.locator('#remote-audio audio');
-  await expect(bElements).not.toHaveCount(0);
-  await expect
-    .poll(() => bElements.evaluateAll((els) => els.every((el) => (el as HTMLAudioElement).muted)))
-    .toBe(true);
-  await muteChannel.click();
-  await expect(b.page.getByText('Channel Unmuted', { exact: true })).toBeVisible();
-  await expect
-    .poll(() => bElements.evaluateAll((els) => els.some((el) => (el as HTMLAudioElement).muted)))
-    .toBe(false);
+    const muteChannel = b.page.getByRole('button', { name: 'Mute Channel' });
+    await muteChannel.click();
+    await expect(muteChannel).toHaveAttribute('aria-pressed', 'true');
+    await expect(b.page.getByText('Channel Muted', { exact: true })).toBeVisible();
+    const bElements = b.page.locator('#remote-audio audio');
+    await expect(bElements).not.toHaveCount(0);
+    await expect
+      .poll(() => bElements.evaluateAll((els) => els.every((el) => (el as HTMLAudioElement).muted)))
+      .toBe(true);
+    await muteChannel.click();
+    await expect(b.page.getByText('Channel Unmuted', { exact: true })).toBeVisible();
+    await expect
+      .poll(() => bElements.evaluateAll((els) => els.some((el) => (el as HTMLAudioElement).muted)))
+      .toBe(false);
 
-  // Going offline leaves the room and ends A's usage session; the minutes are on the bill.
-  const ended = a.page.waitForResponse(
-    (res) => res.url().endsWith('/api/usage/session/end') && res.request().method() === 'POST',
-  );
-  await goOffline(a.page);
-  expect((await ended).ok()).toBe(true);
-  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeHidden();
-  const usage = (await (await a.page.request.get('/api/usage')).json()) as {
-    totalMonthlyMinutes: number;
-  };
-  expect(usage.totalMonthlyMinutes).toBeGreaterThanOrEqual(1);
+    // Going offline leaves the room and ends A's usage session; the minutes are on the bill.
+    const ended = a.page.waitForResponse(
+      (res) => res.url().endsWith('/api/usage/session/end') && res.request().method() === 'POST',
+    );
+    await goOffline(a.page);
+    expect((await ended).ok()).toBe(true);
+    await expect(a.page.getByText('Voice Ready', { exact: true })).toBeHidden();
+    const usage = (await (await a.page.request.get('/api/usage')).json()) as {
+      totalMonthlyMinutes: number;
+    };
+    expect(usage.totalMonthlyMinutes).toBeGreaterThanOrEqual(1);
 
-  await a.context.close();
-  await b.context.close();
-});
+    await a.context.close();
+    await b.context.close();
+  },
+);
 
-test('admin mute silences A within 1 s and unmute restores A by itself; removal and deletion cut the audio at once', { tag: '@livekit' }, async ({
-  browser,
-  baseURL,
-}) => {
-  test.setTimeout(120_000);
-  const a = await open(browser, newPerson('Ada'), 'tone');
-  const b = await open(browser, newPerson('Bo'), 'tone');
-  const c = await open(browser, newPerson('Cy'), 'tone');
-  const { id, owner } = await channelWithAdmin(browser, baseURL!, [a, b, c]);
-  const [aId, cId] = [await userId(a.page), await userId(c.page)];
-  const admin = (method: 'POST' | 'DELETE', path: string) =>
-    owner.page.request.fetch(path, { method, headers: { origin: baseURL! } });
+test(
+  'admin mute silences A at once and unmute restores A by itself; removal and deletion cut the audio at once',
+  { tag: '@livekit' },
+  async ({ browser, baseURL }) => {
+    test.setTimeout(120_000);
+    const a = await open(browser, newPerson('Ada'), 'tone');
+    const b = await open(browser, newPerson('Bo'), 'tone');
+    const c = await open(browser, newPerson('Cy'), 'tone');
+    const { id, owner } = await channelWithAdmin(browser, baseURL!, [a, b, c]);
+    const [aId, cId] = [await userId(a.page), await userId(c.page)];
+    const admin = (method: 'POST' | 'DELETE', path: string) =>
+      owner.page.request.fetch(path, { method, headers: { origin: baseURL! } });
 
-  for (const user of [a, b, c]) {
-    await goOnline(user.page);
-    await expect(voiceReady(user.page)).toBeVisible({ timeout: 20_000 });
-  }
-  // Everyone is ONLINE (open microphones): B hears A and C.
-  await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
-  await expect.poll(() => levelFrom(b.page, cId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+    for (const user of [a, b, c]) {
+      await goOnline(user.page);
+      await expect(voiceReady(user.page)).toBeVisible({ timeout: 20_000 });
+    }
+    // Everyone is ONLINE (open microphones): B hears A and C.
+    await expect.poll(() => levelFrom(b.page, aId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+    await expect.poll(() => levelFrom(b.page, cId), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
 
-  // Admin mute: the server stops carrying A (measured on the received stream, not the element).
-  const muteSilence = await watchSilence(b.page, aId);
-  const mutedAt = Date.now();
-  expect((await admin('POST', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
-  const mutedAtAnswer = Date.now();
-  const muteMs = await muteSilence(mutedAtAnswer);
-  console.log(`admin mute: B hears silence from A ${muteMs} ms after the answer, ${muteMs + mutedAtAnswer - mutedAt} ms after the request`);
-  expect(muteMs).toBeLessThanOrEqual(1_000);
-  await b.page.waitForTimeout(1_000);
-  expect(await levelFrom(b.page, aId)).toBeLessThan(SILENT);
-  // A's own page did nothing and still shows the room connected.
-  await expect(voiceReady(a.page)).toBeVisible();
+    // Admin mute: the server stops carrying A (measured on the received stream, not the element).
+    const muteSilence = await watchSilence(b.page, aId);
+    const mutedAt = Date.now();
+    expect((await admin('POST', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
+    const mutedAtAnswer = Date.now();
+    const muteMs = await muteSilence(mutedAtAnswer);
+    console.log(
+      `admin mute: B hears silence from A ${muteMs} ms after the answer, ${muteMs + mutedAtAnswer - mutedAt} ms after the request`,
+    );
+    expect(muteMs).toBeLessThanOrEqual(CUT_AT_ONCE_MS);
+    await b.page.waitForTimeout(1_000);
+    expect(await levelFrom(b.page, aId)).toBeLessThan(SILENT);
+    // A's own page did nothing and still shows the room connected.
+    await expect(voiceReady(a.page)).toBeVisible();
 
-  // Unmute: A is heard again without touching anything.
-  const unmutedAt = Date.now();
-  expect((await admin('DELETE', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
-  await expect.poll(() => levelFrom(b.page, aId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
-  console.log(`admin unmute: B hears A again after ${Date.now() - unmutedAt} ms`);
+    // Unmute: A is heard again without touching anything.
+    const unmutedAt = Date.now();
+    expect((await admin('DELETE', `/api/channels/${id}/members/${aId}/mute`)).ok()).toBe(true);
+    await expect.poll(() => levelFrom(b.page, aId), { timeout: 10_000 }).toBeGreaterThan(AUDIBLE);
+    console.log(`admin unmute: B hears A again after ${Date.now() - unmutedAt} ms`);
 
-  // Removal: C is cut off at once, and C's room is gone.
-  const removeSilence = await watchSilence(b.page, cId);
-  const removedAt = Date.now();
-  expect((await admin('DELETE', `/api/channels/${id}/members/${cId}`)).ok()).toBe(true);
-  const removedAtAnswer = Date.now();
-  const removeMs = await removeSilence(removedAtAnswer);
-  console.log(`removal: B hears silence from C ${removeMs} ms after the answer, ${removeMs + removedAtAnswer - removedAt} ms after the request`);
-  expect(removeMs).toBeLessThanOrEqual(1_000);
-  await expect(voiceReady(c.page)).toBeHidden();
+    // Removal: C is cut off at once, and C's room is gone.
+    const removeSilence = await watchSilence(b.page, cId);
+    const removedAt = Date.now();
+    expect((await admin('DELETE', `/api/channels/${id}/members/${cId}`)).ok()).toBe(true);
+    const removedAtAnswer = Date.now();
+    const removeMs = await removeSilence(removedAtAnswer);
+    console.log(
+      `removal: B hears silence from C ${removeMs} ms after the answer, ${removeMs + removedAtAnswer - removedAt} ms after the request`,
+    );
+    expect(removeMs).toBeLessThanOrEqual(CUT_AT_ONCE_MS);
+    await expect(voiceReady(c.page)).toBeHidden();
 
-  // Deletion: the room closes for everyone at once.
-  const deleteSilence = await watchSilence(b.page, aId);
-  const deletedAt = Date.now();
-  expect((await admin('DELETE', `/api/channels/${id}`)).ok()).toBe(true);
-  const deletedAtAnswer = Date.now();
-  const deleteMs = await deleteSilence(deletedAtAnswer);
-  console.log(`channel deletion: B hears silence from A ${deleteMs} ms after the answer, ${deleteMs + deletedAtAnswer - deletedAt} ms after the request`);
-  expect(deleteMs).toBeLessThanOrEqual(1_000);
-  for (const user of [a, b]) await expect(voiceReady(user.page)).toBeHidden();
+    // Deletion: the room closes for everyone at once.
+    const deleteSilence = await watchSilence(b.page, aId);
+    const deletedAt = Date.now();
+    expect((await admin('DELETE', `/api/channels/${id}`)).ok()).toBe(true);
+    const deletedAtAnswer = Date.now();
+    const deleteMs = await deleteSilence(deletedAtAnswer);
+    console.log(
+      `channel deletion: B hears silence from A ${deleteMs} ms after the answer, ${deleteMs + deletedAtAnswer - deletedAt} ms after the request`,
+    );
+    expect(deleteMs).toBeLessThanOrEqual(CUT_AT_ONCE_MS);
+    for (const user of [a, b]) await expect(voiceReady(user.page)).toBeHidden();
 
-  for (const user of [a, b, c, owner]) await user.context.close();
-});
+    for (const user of [a, b, c, owner]) await user.context.close();
+  },
+);
 
 test('over the free allowance: blocked with the spec message until pay-as-you-go is on', async ({
   browser,
@@ -247,7 +256,9 @@ test('a killed voice socket: reconnecting, two retries 3 s and 6 s apart, every 
 
   cut = true;
   await Promise.all(live.map((socket) => socket.close()));
-  await expect(a.page.getByText('Connecting', { exact: true })).toBeVisible();
+  // Media outlives the socket, so the badge stays "Voice Ready" while the socket is resumed; it
+  // says "Connecting" once resuming gives way to a rejoin, after the transport's 10 s window.
+  await expect(a.page.getByText('Connecting', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(
     a.page
       .getByRole('alert')
