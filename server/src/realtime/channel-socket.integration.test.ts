@@ -75,6 +75,21 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
     await watcher.close();
   });
 
+  it('a member whose listening socket closes is shown not active while another socket of theirs stays', async () => {
+    const watcher = await TestSocket.open(bea.client);
+    watcher.send({ type: 'join_channel', channelId });
+    const listening = await TestSocket.open(owner.client);
+    listening.send({ type: 'join_channel', channelId, listening: true });
+    await watcher.next(updateFor(channelId, owner.id, (m) => m.isActiveInChannel));
+    const other = await TestSocket.open(owner.client);
+    other.send({ type: 'join_channel', channelId, listening: false });
+    watcher.clear();
+    await listening.close();
+    await watcher.next(updateFor(channelId, owner.id, (m) => m.isOnline && !m.isActiveInChannel));
+    await other.close();
+    await watcher.close();
+  });
+
   it('join_channel with listening:false keeps the viewer subscribed but not active (decision 016)', async () => {
     const watcher = await TestSocket.open(owner.client);
     watcher.send({ type: 'join_channel', channelId, listening: false });

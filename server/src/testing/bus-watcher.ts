@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '../realtime/bus.js';
+import { WAIT_FOR_MESSAGE_MS } from './test-socket.js';
 
 export interface BusDelivery<T = Record<string, unknown>> {
   topic: string;
@@ -37,7 +38,7 @@ export class BusWatcher {
   /** The first delivery (already received or still to come) that matches. */
   next<T = Record<string, unknown>>(
     match: (message: T, topic: string) => boolean,
-    timeoutMs = 5000,
+    timeoutMs = WAIT_FOR_MESSAGE_MS,
   ): Promise<BusDelivery<T>> {
     const test = (d: BusDelivery) => match(d.message as T, d.topic);
     const seen = this.received.find(test);

@@ -2,6 +2,12 @@ import WebSocket from 'ws';
 import { rawBuffer } from '../realtime/raw-data.js';
 import type { TestClient } from './http-client.js';
 
+/**
+ * How long a test waits for a message it expects. It bounds arrival, not speed: with four test
+ * files at once on a two-core machine, a push that takes milliseconds alone has taken over 5 s.
+ */
+export const WAIT_FOR_MESSAGE_MS = 15_000;
+
 /** A real `/ws` connection for tests, with a way to wait for the message a test expects. */
 export class TestSocket {
   readonly received: unknown[] = [];
@@ -38,7 +44,7 @@ export class TestSocket {
   }
 
   /** The first message (already received or still to come) that matches. */
-  next<T = Record<string, unknown>>(match: (m: T) => boolean, timeoutMs = 5000): Promise<T> {
+  next<T = Record<string, unknown>>(match: (m: T) => boolean, timeoutMs = WAIT_FOR_MESSAGE_MS): Promise<T> {
     const seen = this.received.find((m) => match(m as T));
     if (seen) return Promise.resolve(seen as T);
     return new Promise((resolve, reject) => {
