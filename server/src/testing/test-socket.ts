@@ -48,7 +48,11 @@ export class TestSocket {
     const seen = this.received.find((m) => match(m as T));
     if (seen) return Promise.resolve(seen as T);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => {
+        // What did arrive, so a failure in CI says what the server sent instead.
+        const last = this.received.slice(-6).map((m) => JSON.stringify(m).slice(0, 200));
+        reject(new Error(`no matching message within ${timeoutMs} ms; last received:\n${last.join('\n')}`));
+      }, timeoutMs);
       this.waiters.push({
         match: (m) => match(m as T),
         resolve: (m) => {
