@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs } from '../../e2e/chromium-args.js';
+import { claimServer } from '../../e2e/claim-server.js';
 import {
   freeTcpPort,
   livekitKeys,
@@ -91,7 +92,18 @@ interface Setup {
 }
 
 /** Owner makes a channel with a talker and a listener; the listener goes ONLINE and stays. */
-async function setUp(browser: Browser, provider: string, baseURL: string): Promise<Setup> {
+async function setUp(
+  browser: Browser,
+  provider: string,
+  baseURL: string,
+  dataDir: string,
+): Promise<Setup> {
+  // Only the owner who claimed the server may create channels (issue 12): claim it as a real owner.
+  await claimServer(baseURL, dataDir, {
+    name: 'Bench Owner',
+    email: 'bench.owner@bench.test',
+    password: 'correct horse battery',
+  });
   const owner = await signedIn(browser, baseURL, 'Bench Owner');
   const talker = await signedIn(browser, baseURL, 'Bench Talker');
   const listener = await signedIn(browser, baseURL, 'Bench Listener');
@@ -192,8 +204,8 @@ try {
     LIVEKIT_API_SECRET: keys.apiSecret,
   });
   const setups = [
-    await setUp(browser, 'built-in SFU', embedded),
-    await setUp(browser, 'LiveKit', withLivekit),
+    await setUp(browser, 'built-in SFU', embedded, join(dir, 'embedded')),
+    await setUp(browser, 'LiveKit', withLivekit, join(dir, 'livekit')),
   ];
   const results = new Map<string, number[]>(setups.map((setup) => [setup.provider, []]));
   const misses = new Map<string, number>();
