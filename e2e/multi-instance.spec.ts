@@ -4,6 +4,7 @@ import { OWNER, newPerson, type Person } from './accounts';
 import { cardOf } from './channel-setup';
 import { expect, signIn, test, type SignedInUser } from './fixtures';
 import { claimOwnership, startStack, type Stack } from './multi-instance/stack';
+import { sessionMinutes } from '../server/src/usage/usage-figures';
 import {
   AUDIBLE,
   goOffline,
@@ -225,9 +226,7 @@ test('two instances behind nginx: presence, Speaking, pokes, channel audio and a
     // is rightly 0 minutes; the user's time on the air as a whole is not.
     expect(mine.reduce((sum, row) => sum + row.participant_minutes, 0)).toBeGreaterThanOrEqual(1);
     for (const [index, row] of mine.entries()) {
-      expect(row.participant_minutes).toBe(
-        Math.max(0, Math.ceil((row.ended_at.getTime() - row.started_at.getTime()) / 60_000)),
-      );
+      expect(row.participant_minutes).toBe(sessionMinutes(row.started_at, row.ended_at));
       const next = mine[index + 1];
       if (next)
         expect(row.ended_at.getTime()).toBeLessThanOrEqual(next.started_at.getTime() + 1_000);

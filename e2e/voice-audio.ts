@@ -166,54 +166,56 @@ export async function watchSilence(
   listener: Page,
   fromUserId: string,
 ): Promise<(since: number) => Promise<number>> {
-  await listener.evaluate((from) => {
-    const holder = window as unknown as {
-      silentAt?: number;
-      silenceArmed?: boolean;
-      silenceContext?: AudioContext;
-    };
-    holder.silentAt = undefined;
-    holder.silenceArmed = false;
-    const context = (holder.silenceContext ??= new AudioContext());
-    const analysers = new Map<MediaStream, AnalyserNode>();
-    let armed = false;
-    let quietSince: number | undefined;
-    const timer = setInterval(() => {
-      let level = 0;
-      for (const element of document.querySelectorAll<HTMLAudioElement>(
-        `#remote-audio audio[data-user-id="${from}"]`,
-      )) {
-        if (!(element.srcObject instanceof MediaStream)) continue;
-        let analyser = analysers.get(element.srcObject);
-        if (!analyser) {
-          analyser = context.createAnalyser();
-          analyser.fftSize = 512;
-          context.createMediaStreamSource(element.srcObject).connect(analyser);
-          analysers.set(element.srcObject, analyser);
-          return; // a fresh analyser has nothing to say yet
+  await listener.evaluate(
+    ([from, silent, audible]) => {
+      const holder = window as unknown as {
+        silentAt?: number;
+        silenceArmed?: boolean;
+        silenceContext?: AudioContext;
+      };
+      holder.silentAt = undefined;
+      holder.silenceArmed = false;
+      const context = (holder.silenceContext ??= new AudioContext());
+      const analysers = new Map<MediaStream, AnalyserNode>();
+      let quietSince: number | undefined;
+      const timer = setInterval(() => {
+        let level = 0;
+        for (const element of document.querySelectorAll<HTMLAudioElement>(
+          `#remote-audio audio[data-user-id="${from}"]`,
+        )) {
+          if (!(element.srcObject instanceof MediaStream)) continue;
+          let analyser = analysers.get(element.srcObject);
+          if (!analyser) {
+            analyser = context.createAnalyser();
+            analyser.fftSize = 512;
+            context.createMediaStreamSource(element.srcObject).connect(analyser);
+            analysers.set(element.srcObject, analyser);
+            return; // a fresh analyser has nothing to say yet
+          }
+          const samples = new Float32Array(analyser.fftSize);
+          analyser.getFloatTimeDomainData(samples);
+          level = Math.max(
+            level,
+            Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length),
+          );
         }
-        const samples = new Float32Array(analyser.fftSize);
-        analyser.getFloatTimeDomainData(samples);
-        level = Math.max(
-          level,
-          Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length),
-        );
-      }
-      // Armed once the tone is heard; silence counts once it has lasted 300 ms (a loaded machine
-      // can drop a few packets while the tone plays), dated from its first quiet read.
-      if (level >= 0.05) {
-        armed = holder.silenceArmed = true;
-        quietSince = undefined;
-      } else if (armed && level < 0.01) {
-        quietSince ??= Date.now();
-        if (Date.now() - quietSince >= 300) {
-          holder.silentAt = quietSince;
-          clearInterval(timer);
+        // Armed once the tone is heard; silence counts once it has lasted 300 ms (a loaded machine
+        // can drop a few packets while the tone plays), dated from its first quiet read.
+        if (level >= audible) {
+          holder.silenceArmed = true;
+          quietSince = undefined;
+        } else if (holder.silenceArmed && level < silent) {
+          quietSince ??= Date.now();
+          if (Date.now() - quietSince >= 300) {
+            holder.silentAt = quietSince;
+            clearInterval(timer);
+          }
         }
-      }
-    }, 10);
-    setTimeout(() => clearInterval(timer), 20_000);
-  }, fromUserId);
+      }, 10);
+      setTimeout(() => clearInterval(timer), 20_000);
+    },
+    [fromUserId, SILENT, AUDIBLE] as const,
+  );
   // Only once the watcher itself has heard the tone can silence mean anything: returning earlier
   // let an action that removes the element at once (a removal) leave the watcher never armed.
   await listener.waitForFunction(

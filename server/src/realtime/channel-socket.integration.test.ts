@@ -27,6 +27,11 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
   let bea: Person;
   let stranger: Person;
   let channelId: number;
+  /** A member's card as the channel's member list shows it now. */
+  const stateOf = async (id: string) => {
+    const members = (await (await owner.client.request(`/api/channels/${channelId}/members`)).json()) as MemberUpdate['member'][];
+    return members.find((m) => m.id === id);
+  };
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
@@ -64,8 +69,7 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
     talker.send({ type: 'start_talking', channelId, userId: bea.id });
     await watcher.next(updateFor(channelId, bea.id, (m) => m.isTalking));
 
-    const members = (await (await owner.client.request(`/api/channels/${channelId}/members`)).json()) as MemberUpdate['member'][];
-    expect(members.find((m) => m.id === bea.id)).toMatchObject({ isOnline: true, isActiveInChannel: true, isTalking: true });
+    expect(await stateOf(bea.id)).toMatchObject({ isOnline: true, isActiveInChannel: true, isTalking: true });
 
     watcher.clear();
     talker.send({ type: 'stop_talking', channelId, userId: bea.id });
@@ -93,10 +97,6 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
   it('join_channel with listening:false keeps the viewer subscribed but not active (decision 016)', async () => {
     // Sockets closed by the tests before may still be closing on a loaded machine; a push comes
     // only when what viewers see changes, so start from everyone offline.
-    const stateOf = async (id: string) => {
-      const members = (await (await owner.client.request(`/api/channels/${channelId}/members`)).json()) as MemberUpdate['member'][];
-      return members.find((m) => m.id === id);
-    };
     for (const id of [owner.id, bea.id])
       await expect.poll(() => stateOf(id), { timeout: 15_000 }).toMatchObject({ isOnline: false });
     const watcher = await TestSocket.open(owner.client);
@@ -114,8 +114,7 @@ describe.each(testDatabases())('the /ws channel socket on $name', (database) => 
     await watcher.next(updateFor(channelId, bea.id, (m) => m.isActiveInChannel));
     listener.send({ type: 'join_channel', channelId, listening: false });
     await watcher.next(updateFor(channelId, bea.id, (m) => m.isOnline && !m.isActiveInChannel));
-    const members = (await (await owner.client.request(`/api/channels/${channelId}/members`)).json()) as MemberUpdate['member'][];
-    expect(members.find((m) => m.id === bea.id)).toMatchObject({ isOnline: true, isActiveInChannel: false });
+    expect(await stateOf(bea.id)).toMatchObject({ isOnline: true, isActiveInChannel: false });
     await listener.close();
     await watcher.close();
   });

@@ -3,8 +3,8 @@ import { rawBuffer } from '../realtime/raw-data.js';
 import type { TestClient } from './http-client.js';
 
 /**
- * How long a test waits for a message it expects. It bounds arrival, not speed: with four test
- * files at once on a two-core machine, a push that takes milliseconds alone has taken over 5 s.
+ * How long a test waits for a message it expects. It bounds arrival, not speed: on a loaded
+ * two-core machine a push that takes milliseconds alone has taken over 5 s.
  */
 export const WAIT_FOR_MESSAGE_MS = 15_000;
 
