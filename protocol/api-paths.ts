@@ -22,6 +22,8 @@ export const API_PATHS = {
   channelMemberMute: '/api/channels/:id/members/:memberId/mute',
   channelMemberPoke: '/api/channels/:id/members/:memberId/poke',
   mutedUsers: '/api/muted-users/:channelId',
+  /** Issue 17: a channel admin sets the channel's talk mode (open or walkie-talkie). */
+  channelTalkMode: '/api/channels/:id/talk-mode',
 
   contacts: '/api/contacts',
   contact: '/api/contacts/:id',

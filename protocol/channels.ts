@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { plainText } from './text.js';
 import { messageResponseSchema } from './responses.js';
 import { userIdSchema } from './users.js';
+import { talkModeSchema } from './floor.js';
 
 export const CHANNEL_NAME_MAX_LENGTH = 64;
 export const CHANNEL_ROLES = ['admin', 'member'] as const;
@@ -16,6 +17,9 @@ export const channelSchema = z.object({
   name: z.string(),
   createdBy: z.string(),
   memberCount: z.number(),
+  /** Issue 17: "open" (everyone at once) or "walkie" (one talker at a time). */
+  talkMode: talkModeSchema,
+  maxTransmissionSeconds: z.number().int(),
 });
 export type Channel = z.infer<typeof channelSchema>;
 export const channelsResponseSchema = z.array(channelSchema);

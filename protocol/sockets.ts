@@ -12,6 +12,12 @@ import {
 } from './calls.js';
 import { plainText } from './text.js';
 import { channelMemberSchema } from './channels.js';
+import {
+  floorDeniedSchema,
+  floorReleaseSchema,
+  floorRequestSchema,
+  floorStateSchema,
+} from './floor.js';
 
 /** The `/ws` socket: presence, channel pushes and call state share one connection. */
 export const WS_PATH = '/ws';
@@ -82,7 +88,14 @@ export const pokeMessageSchema = z.object({
 export type PokeMessage = z.infer<typeof pokeMessageSchema>;
 
 /** Membership or channel changed: refetch channel lists and members now instead of at the next poll. */
-export const CHANNEL_CHANGES = ['member_added', 'member_removed', 'member_muted', 'channel_deleted'] as const;
+export const CHANNEL_CHANGES = [
+  'member_added',
+  'member_removed',
+  'member_muted',
+  'channel_deleted',
+  /** Issue 17: the channel became open or walkie-talkie. */
+  'talk_mode_changed',
+] as const;
 export const channelChangedSchema = z.object({
   type: z.literal('channel_changed'),
   channelId,
@@ -112,6 +125,8 @@ export const wsClientMessageSchema = z.discriminatedUnion('type', [
   leaveChannelSchema,
   startTalkingSchema,
   stopTalkingSchema,
+  floorRequestSchema,
+  floorReleaseSchema,
   initiateCallSchema,
   acceptCallSchema,
   declineCallSchema,
@@ -125,6 +140,8 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   pokeMessageSchema,
   channelChangedSchema,
   accountChangedSchema,
+  floorStateSchema,
+  floorDeniedSchema,
   incomingCallSchema,
   callAcceptedSchema,
   callDeclinedSchema,

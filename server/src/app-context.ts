@@ -1,6 +1,7 @@
 import type { CallService } from './calls/call-service.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { FloorService } from './floor/floor-service.js';
 import type { Counters } from './limits/counters.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
@@ -29,6 +30,8 @@ export interface AppContext {
   readonly presence: PresenceService;
   /** Where REST announces channel changes: to sockets on every instance, and to the audio. */
   readonly channelEvents: ChannelEvents;
+  /** Walkie-talkie channels' floor: one talker at a time (issue 17). */
+  readonly floor: FloorService;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
   /** The voice provider (told inside admin mute, removal and deletion) and the built-in SFU, if any. */

@@ -19,6 +19,8 @@ import { SocketRegistry } from './realtime/socket-registry.js';
 import { UsageSweeper } from './usage/usage-sweeper.js';
 import { meterEmbeddedVoice } from './usage/voice-metering.js';
 import { createVoice } from './voice/voice.js';
+import { FloorService } from './floor/floor-service.js';
+import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floor-store.js';
 
 /**
  * Crashed instances are looked for this often (Redis presence): their users show offline about
@@ -76,7 +78,17 @@ export async function compose({
       : undefined,
   );
   const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
-  const voice = await createVoice(config, db, bus, log);
+  const floorStore: FloorStore = config.redisUrl
+    ? new RedisFloorStore(config.redisUrl, config.redisPrefix, onRedisError)
+    : new MemoryFloorStore();
+  const voice = await createVoice(config, db, bus, log, floorStore);
+  const floor = new FloorService({
+    db,
+    store: floorStore,
+    bus,
+    provider: () => voice.provider,
+    log: log.child({ feature: 'floor' }),
+  });
   // REST changes reach the sockets through the bus; the audio was told inside their transaction
   // (admin mute, removal, deletion call `voice.provider`), so a voice server that fails refuses them.
   const channelEvents = busChannelEvents(bus, db, log);
@@ -130,6 +142,7 @@ export async function compose({
     channelEvents,
     calls,
     voice,
+    floor,
   });
   return {
     ctx,
@@ -137,10 +150,12 @@ export async function compose({
       for (const timer of timers) clearInterval(timer);
       stopMetering();
       calls.close();
+      floor.close();
       presence.close();
       await sockets.close();
       await userMessages.close();
       await presenceStore.close();
+      await floorStore.close();
       await counters.close();
       await bus.close();
     },

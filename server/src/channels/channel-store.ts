@@ -1,5 +1,7 @@
 import { asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Channel } from '../../../protocol/channels.js';
+import type { ChannelTalkModeBody, ChannelTalkModeSettings } from '../../../protocol/talk-mode.js';
+import { notFound } from '../http/errors.js';
 import type { Database } from '../db/database.js';
 import { channelMembers, channels } from '../db/schema.js';
 import { insertMembership, memberIdsOf } from './membership-store.js';
@@ -11,6 +13,8 @@ async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
       name: channels.name,
       createdBy: channels.createdBy,
       memberCount: count(channelMembers.userId),
+      talkMode: channels.talkMode,
+      maxTransmissionSeconds: channels.maxTransmissionSeconds,
     })
     .from(channels)
     .leftJoin(channelMembers, eq(channelMembers.channelId, channels.id));
@@ -38,7 +42,14 @@ export async function createChannel(
   return db.transaction(async (tx) => {
     const [channel] = await tx.insert(channels).values({ name, createdBy: creatorId }).returning();
     await insertMembership(tx, channel!.id, creatorId, 'admin');
-    return { id: channel!.id, name: channel!.name, createdBy: channel!.createdBy, memberCount: 1 };
+    return {
+      id: channel!.id,
+      name: channel!.name,
+      createdBy: channel!.createdBy,
+      memberCount: 1,
+      talkMode: channel!.talkMode,
+      maxTransmissionSeconds: channel!.maxTransmissionSeconds,
+    };
   });
 }
 
@@ -58,4 +69,27 @@ export async function deleteChannel(
     await beforeCommit();
     return memberIds;
   });
+}
+
+/** Issue 17: the channel's talk mode (and, when given, its maximum transmission time). */
+export async function setTalkMode(
+  db: Database,
+  channelId: number,
+  body: ChannelTalkModeBody,
+): Promise<ChannelTalkModeSettings> {
+  const [row] = await db
+    .update(channels)
+    .set({
+      talkMode: body.talkMode,
+      ...(body.maxTransmissionSeconds === undefined
+        ? {}
+        : { maxTransmissionSeconds: body.maxTransmissionSeconds }),
+    })
+    .where(eq(channels.id, channelId))
+    .returning({
+      talkMode: channels.talkMode,
+      maxTransmissionSeconds: channels.maxTransmissionSeconds,
+    });
+  if (!row) throw notFound('Channel not found');
+  return row;
 }

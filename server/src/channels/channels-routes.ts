@@ -1,11 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import { channelParamsSchema, createChannelBodySchema } from '../../../protocol/channels.js';
+import {
+  channelTalkModeBodySchema,
+  type ChannelTalkModeSettings,
+} from '../../../protocol/talk-mode.js';
 import type { MessageResponse } from '../../../protocol/responses.js';
 import { requireChannelAdmin } from '../access/channel-guards.js';
 import { hasAllChannelsAccess, requireAdminTier } from '../access/tier-guards.js';
 import { requireUser } from '../auth/require-user.js';
-import { createChannel, deleteChannel, listAllChannels, listChannelsOf } from './channel-store.js';
+import {
+  createChannel,
+  deleteChannel,
+  listAllChannels,
+  listChannelsOf,
+  setTalkMode,
+} from './channel-store.js';
 import { onVoiceServer } from '../voice/voice-server-error.js';
 import { withErrorField } from './creation-errors.js';
 import { registerMemberRoutes } from './members-routes.js';
@@ -35,6 +45,18 @@ export function registerChannelRoutes(app: FastifyInstance): void {
       onVoiceServer('delete the channel', () => ctx.voice.provider.closeRoom(id)),
     );
     ctx.channelEvents.publish({ type: 'channel_deleted', channelId: id, memberIds });
+    await ctx.floor.channelDeleted(id);
     return { message: 'Channel deleted' } satisfies MessageResponse;
+  });
+
+  /** Issue 17: a channel admin makes the channel open or walkie-talkie (one talker at a time). */
+  app.put(API_PATHS.channelTalkMode, async (request) => {
+    const { id } = channelParamsSchema.parse(request.params);
+    const body = channelTalkModeBodySchema.parse(request.body);
+    await requireChannelAdmin(request, id);
+    const settings = await setTalkMode(ctx.database.db, id, body);
+    await ctx.floor.talkModeChanged(id, settings.talkMode);
+    ctx.channelEvents.publish({ type: 'talk_mode_changed', channelId: id });
+    return settings satisfies ChannelTalkModeSettings;
   });
 }

@@ -57,6 +57,7 @@ export async function removeMember(
     );
   });
   ctx.channelEvents.publish({ type: 'member_removed', channelId, userId: targetId });
+  await ctx.floor.userSilenced(channelId, targetId);
 }
 
 /**
@@ -80,5 +81,6 @@ export async function setMemberMuted(
   const member = await loadMember(ctx.database.db, ctx.presence, channelId, targetId);
   if (!member) throw notFound('Not a member of this channel');
   ctx.channelEvents.publish({ type: 'member_muted', channelId, member });
+  if (isMuted) await ctx.floor.userSilenced(channelId, targetId);
   return member;
 }

@@ -12,6 +12,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { TALK_MODES } from '../../../protocol/floor.js';
+import { MAX_TRANSMISSION_SECONDS } from '../../../protocol/talk-mode.js';
 import { SUBSCRIPTION_TIERS } from '../../../protocol/user.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -91,14 +93,30 @@ export const oidcPayloads = pgTable(
   ],
 );
 
-export const channels = pgTable('channels', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  createdBy: text('created_by')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-});
+export const channels = pgTable(
+  'channels',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    /** Issue 17: 'open' (everyone at once) or 'walkie' (the server grants the floor to one). */
+    talkMode: text('talk_mode', { enum: TALK_MODES }).notNull().default('open'),
+    /** Walkie-talkie: the floor is taken back after this many seconds of one transmission. */
+    maxTransmissionSeconds: integer('max_transmission_seconds')
+      .notNull()
+      .default(MAX_TRANSMISSION_SECONDS.default),
+  },
+  (t) => [
+    check('channels_talk_mode', sql`${t.talkMode} in ('open', 'walkie')`),
+    check(
+      'channels_max_transmission_range',
+      sql`${t.maxTransmissionSeconds} between ${sql.raw(String(MAX_TRANSMISSION_SECONDS.min))} and ${sql.raw(String(MAX_TRANSMISSION_SECONDS.max))}`,
+    ),
+  ],
+);
 
 export const CHANNEL_ROLES = ['admin', 'member'] as const;
 

@@ -109,6 +109,11 @@ export class PresenceService implements PresenceReader {
     await this.announceChange(userId, await this.save(userId));
   }
 
+  /** Whether the socket joined the channel (a member's join_channel). */
+  isJoined(socket: ClientSocket, channelId: number): boolean {
+    return this.tracker.joined(socket.userId, socket.id, channelId);
+  }
+
   /** Takes a socket out of a channel it may no longer see (removed, or the channel was deleted). */
   async evict(socket: ClientSocket, channelId: number): Promise<void> {
     if (this.tracker.joined(socket.userId, socket.id, channelId)) await this.leave(socket, channelId);

@@ -43,6 +43,9 @@ export function busChannelEvents(bus: Bus, db: Database, log: FastifyBaseLogger)
         for (const userId of event.memberIds) await bus.publish(userTopic(userId), message);
         return;
       }
+      case 'talk_mode_changed':
+        await bus.publish(channelTopic(channelId), changed('talk_mode_changed'));
+        return;
       case 'poke': {
         const [from] = await db.select().from(users).where(eq(users.id, event.from)).limit(1);
         if (!from) return;

@@ -13,6 +13,7 @@ import {
   WS_PATH,
   wsClientMessageSchema,
 } from '../../../protocol/sockets.js';
+import { floorReleaseSchema, floorRequestSchema } from '../../../protocol/floor.js';
 import type { ClientSocket } from './client-socket.js';
 import { registerJsonSocket } from './json-socket.js';
 import { SocketRouter } from './socket-router.js';
@@ -28,12 +29,22 @@ export const WS_USER_BUDGET = { points: 100, duration: 5 };
  * user, never for a user id the client names.
  */
 export function registerWsRoute(app: FastifyInstance): void {
-  const { presence, calls } = app.ctx;
+  const { presence, calls, floor } = app.ctx;
   const router = new SocketRouter<ClientSocket>(wsClientMessageSchema)
-    .on(joinChannelSchema, (socket, message) => presence.handle(socket, message))
-    .on(leaveChannelSchema, (socket, message) => presence.handle(socket, message))
+    .on(joinChannelSchema, async (socket, message) => {
+      await presence.handle(socket, message);
+      // A walkie-talkie channel's viewer learns who is talking as they arrive.
+      if (presence.isJoined(socket, message.channelId))
+        await floor.sendState(socket, message.channelId);
+    })
+    .on(leaveChannelSchema, async (socket, message) => {
+      await floor.socketGone(socket, message.channelId);
+      await presence.handle(socket, message);
+    })
     .on(startTalkingSchema, (socket, message) => presence.handle(socket, message))
     .on(stopTalkingSchema, (socket, message) => presence.handle(socket, message))
+    .on(floorRequestSchema, (socket, message) => floor.request(socket, message.channelId))
+    .on(floorReleaseSchema, (socket, message) => floor.release(socket, message.channelId))
     .on(initiateCallSchema, (socket, message) => calls.initiate(socket, message))
     .on(acceptCallSchema, (socket, message) => calls.accept(socket, message))
     .on(declineCallSchema, (socket, message) => calls.decline(socket, message))
@@ -51,6 +62,7 @@ export function registerWsRoute(app: FastifyInstance): void {
     },
     // Presence first: a call ends on disconnect only if the user is then offline everywhere.
     closed: async (socket) => {
+      await floor.socketGone(socket);
       await presence.socketClosed(socket);
       await calls.socketClosed(socket);
     },

@@ -49,6 +49,8 @@ export function createEmbeddedProvider(
     roomName: (channelId) => voiceRoomName(channelId),
     setPublisherMuted: async (channelId, userId, muted) =>
       sfu.setPublisherMuted(voiceRoomName(channelId), userId, muted),
+    setFloor: async (channelId, floor) =>
+      sfu.setFloor(voiceRoomName(channelId), { walkie: floor.walkie, holderId: floor.holderId }),
     disconnectUser: async (channelId, userId) =>
       sfu.disconnectUser(voiceRoomName(channelId), userId, 'removed from channel'),
     closeRoom: async (channelId) => sfu.closeRoom(voiceRoomName(channelId)),

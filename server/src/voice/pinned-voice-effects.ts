@@ -19,12 +19,20 @@ const voiceEffectSchema = z.discriminatedUnion('effect', [
     userId: z.string().min(1),
   }),
   z.object({ effect: z.literal('close'), channelId: z.number().int() }),
+  z.object({
+    effect: z.literal('floor'),
+    channelId: z.number().int(),
+    walkie: z.boolean(),
+    holderId: z.string().min(1).nullable(),
+    previousHolderId: z.string().min(1).nullable(),
+  }),
 ]);
 type VoiceEffect = z.infer<typeof voiceEffectSchema>;
 
 /**
  * Built-in SFU with several instances and VOICE_PINNED: the rooms live in whichever instance the
- * proxy sends /rtc to, but an admin's mute, removal or deletion may land on any instance. So each
+ * proxy sends /rtc to, but an admin's mute, removal or deletion (or a walkie-talkie floor change)
+ * may land on any instance. So each
  * effect goes over the bus (Redis) and every instance applies it to its own SFU; the ones without
  * the room have nothing to do. Delivery is best effort, as for every other push.
  */
@@ -41,6 +49,8 @@ export async function pinnedVoiceEffects(
         return local.disconnectUser(effect.channelId, effect.userId);
       case 'close':
         return local.closeRoom(effect.channelId);
+      case 'floor':
+        return local.setFloor(effect.channelId, effect);
     }
   };
   await bus.subscribe(VOICE_EFFECTS_TOPIC, (message) => {
@@ -60,5 +70,7 @@ export async function pinnedVoiceEffects(
       send({ effect: 'mute', channelId, userId, muted }),
     disconnectUser: (channelId, userId) => send({ effect: 'disconnect', channelId, userId }),
     closeRoom: (channelId) => send({ effect: 'close', channelId }),
+    setFloor: (channelId, { walkie, holderId, previousHolderId }) =>
+      send({ effect: 'floor', channelId, walkie, holderId, previousHolderId }),
   };
 }

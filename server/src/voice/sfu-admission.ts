@@ -1,7 +1,8 @@
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import { isSessionLive } from '../auth/session-store.js';
-import { findMembership } from '../channels/membership-store.js';
+import { findChannel, findMembership } from '../channels/membership-store.js';
+import type { FloorStore } from '../floor/floor-store.js';
 import type { Database } from '../db/database.js';
 import { mayConnect } from '../usage/usage-figures.js';
 import { usageOf } from '../usage/usage-store.js';
@@ -12,10 +13,11 @@ import type { VerifiedVoiceToken } from './voice-token.js';
  * The built-in SFU's door (issue 12 §5, §6): a token proves who minted it for whom, up to ten
  * minutes ago; the database says whether that still holds. Checked at every join and resume: the
  * sign-in session is live, the user is still a member of the room's channel, within the allowance,
- * and whether an admin muted them.
+ * whether an admin muted them, and (walkie-talkie channels) who holds the floor.
  */
 export function admitFromDatabase(
   db: Database,
+  floors?: FloorStore,
 ): (token: VerifiedVoiceToken) => Promise<SfuAdmission> {
   return async (token) => {
     if (!token.sessionId || !(await isSessionLive(db, token.sessionId))) {
@@ -30,6 +32,13 @@ export function admitFromDatabase(
     if (!mayConnect(await usageOf(db, token.userId))) {
       return { admitted: false, reason: 'over_limit', message: FREE_TIER_LIMIT_MESSAGE };
     }
-    return { admitted: true, muted: membership.isMuted };
+    const channel = await findChannel(db, membership.channelId);
+    if (channel?.talkMode !== 'walkie') return { admitted: true, muted: membership.isMuted, floor: { walkie: false, holderId: null } };
+    const grant = await floors?.current(membership.channelId);
+    return {
+      admitted: true,
+      muted: membership.isMuted,
+      floor: { walkie: true, holderId: grant?.holderId ?? null },
+    };
   };
 }

@@ -28,7 +28,7 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
 
   const issueToken = async (input: unknown, request: FastifyRequest): Promise<VoiceTokenResponse> => {
     const body = voiceTokenRequestSchema.parse(input);
-    const { user, membership } = await requireChannelMember(request, body.channelId);
+    const { user, membership, channel } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');
     if (!voice.configured) return { configured: false, provider: voice.name };
     if (!(await withinUsageLimit(app.ctx, user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
@@ -39,7 +39,13 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
       roomName: voice.roomName(body.channelId),
       userId: user.id,
       userName: displayName(user),
-      adminMuted: membership?.isMuted ?? false,
+      // LiveKit's publish right also follows a walkie-talkie channel's floor (issue 17); the
+      // built-in SFU enforces the floor itself, per packet.
+      adminMuted:
+        (membership?.isMuted ?? false) ||
+        (voice.name === 'LiveKit' &&
+          channel.talkMode === 'walkie' &&
+          (await app.ctx.floor.currentHolderId(body.channelId)) !== user.id),
       ...(voice.name === 'embedded' ? { sessionId: (await currentSession(request))?.sessionId } : {}),
     });
     return { configured: true, provider: voice.name, url: voice.url(), token };

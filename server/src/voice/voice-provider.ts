@@ -21,10 +21,25 @@ export interface VoiceProvider {
    * `voice-server-error.ts`); a user or room that is simply not connected is not an error.
    */
   setPublisherMuted(channelId: number, userId: string, muted: boolean): Promise<void>;
+  /**
+   * Walkie-talkie floor (issue 17): from now on only `holderId` is carried in a walkie channel
+   * (nobody while null); `walkie: false` carries everyone not admin-muted again. `modeChanged`
+   * says the channel's talk mode itself changed (everyone's permission is set again).
+   */
+  setFloor(channelId: number, floor: VoiceFloor): Promise<void>;
   /** The user may no longer be in the channel (removed, or left). */
   disconnectUser(channelId: number, userId: string): Promise<void>;
   /** The channel is gone. */
   closeRoom(channelId: number): Promise<void>;
+}
+
+export interface VoiceFloor {
+  walkie: boolean;
+  holderId: string | null;
+  /** Who held it before this change, if anyone. */
+  previousHolderId: string | null;
+  /** The talk mode changed: the admin-muted members, who stay silent in an open channel. */
+  modeChanged?: { mutedUserIds: readonly string[] };
 }
 
 /** A provider that carries no audio and has nothing to tell (tests that wrap or stand in for one). */
@@ -36,6 +51,7 @@ export const noVoiceProvider: VoiceProvider = {
   url: () => '',
   roomName: (channelId) => `channel-${channelId}`,
   setPublisherMuted: async () => undefined,
+  setFloor: async () => undefined,
   disconnectUser: async () => undefined,
   closeRoom: async () => undefined,
 };

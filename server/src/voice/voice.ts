@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import type { FloorStore } from '../floor/floor-store.js';
 import type { Bus } from '../realtime/bus.js';
 import { createEmbeddedProvider } from './embedded-provider.js';
 import { createLivekitProvider } from './livekit/livekit-provider.js';
@@ -33,10 +34,11 @@ export async function createVoice(
   db: Database,
   bus: Bus,
   log: FastifyBaseLogger,
+  floors?: FloorStore,
 ): Promise<Voice> {
   if (config.voice.provider === 'livekit')
     return { provider: createLivekitProvider(config), sfu: null };
-  const embedded = createEmbeddedProvider(config, log, admitFromDatabase(db));
+  const embedded = createEmbeddedProvider(config, log, admitFromDatabase(db, floors));
   if (!config.voice.pinned) return embedded;
   return { provider: await pinnedVoiceEffects(embedded.provider, bus, log), sfu: embedded.sfu };
 }

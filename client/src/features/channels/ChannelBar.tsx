@@ -1,5 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import { Hash, UserPlus } from 'lucide-react';
+import { Hash, RadioTower, UserPlus } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { useAuth } from '../auth/useAuth';
 import { InviteButton } from '../invites/InviteButton';
@@ -9,9 +9,12 @@ import { canManageChannel } from './channel-permissions';
 import { useChannel } from './useChannel';
 import { useChannelMembers } from './useChannelMembers';
 
-// The dialog's code loads when an admin first opens it.
+// The admin dialogs' code loads when an admin first opens one.
 const AddMembersDialog = lazy(() =>
-  import('../members/AddMembersDialog').then((m) => ({ default: m.AddMembersDialog })),
+  import('./channel-admin-dialogs').then((m) => ({ default: m.AddMembersDialog })),
+);
+const TalkModeDialog = lazy(() =>
+  import('./channel-admin-dialogs').then((m) => ({ default: m.TalkModeDialog })),
 );
 
 /** Spec §2 bottom bar: channel name, member count, Invite, Add Members (admins) and member cards. */
@@ -21,6 +24,8 @@ export function ChannelBar({ channelId }: { channelId: number }) {
   const members = useChannelMembers(channelId);
   const [adding, setAdding] = useState(false);
   const [addingUsed, setAddingUsed] = useState(false);
+  const [talkMode, setTalkMode] = useState(false);
+  const [talkModeUsed, setTalkModeUsed] = useState(false);
   const canManage = canManageChannel(channel, user);
   const count = members.data?.length ?? channel?.memberCount ?? 0;
   const name = channel?.name ?? 'Channel';
@@ -57,6 +62,20 @@ export function ChannelBar({ channelId }: { channelId: number }) {
               Add Members
             </Button>
           ) : null}
+          {canManage && channel ? (
+            <Button
+              size="sm"
+              variant="outline"
+              aria-haspopup="dialog"
+              onClick={() => {
+                setTalkModeUsed(true);
+                setTalkMode(true);
+              }}
+            >
+              <RadioTower aria-hidden="true" />
+              Talk mode
+            </Button>
+          ) : null}
           <InviteButton channelId={channelId} />
         </div>
       </div>
@@ -69,6 +88,11 @@ export function ChannelBar({ channelId }: { channelId: number }) {
             open={adding}
             onOpenChange={setAdding}
           />
+        </Suspense>
+      ) : null}
+      {canManage && channel && talkModeUsed ? (
+        <Suspense fallback={null}>
+          <TalkModeDialog channel={channel} open={talkMode} onOpenChange={setTalkMode} />
         </Suspense>
       ) : null}
     </section>

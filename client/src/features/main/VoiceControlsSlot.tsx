@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FloorStatus } from '../floor/FloorStatus';
 import { useCallActive } from '../calls/useCallView';
 import { useCurrentChannel } from '../channels/current-channel';
 import { OnlineButton } from '../presence/OnlineButton';
@@ -6,13 +7,14 @@ import { SocketStatusNote } from '../presence/SocketStatusNote';
 import { usePresence } from '../presence/usePresence';
 import { VoiceControls } from '../voice/VoiceControls';
 
+
 /**
  * The voice area of the main screen: the big ONLINE / OFFLINE button with the live connection's
  * state under it, then Mute Self, Mute Channel and the voice room's notes.
  */
 export function VoiceControlsSlot() {
   const { channelId } = useCurrentChannel();
-  const { online, socketOpen } = usePresence();
+  const { online, socketOpen, walkie } = usePresence();
   const callActive = useCallActive();
   const noteId = useId();
 
@@ -23,6 +25,7 @@ export function VoiceControlsSlot() {
         describedBy={noteId}
       />
       <SocketStatusNote id={noteId} />
+      {walkie ? <FloorStatus /> : null}
       <VoiceControls />
     </div>
   );

@@ -2,6 +2,7 @@ import { MicOff, Moon, Power, Radio } from 'lucide-react';
 import { useRef } from 'react';
 import { cn } from '../../lib/cn';
 import { holdControl } from './hold-control';
+import { holdsToTalk } from './online-state';
 import { RELEASE_HOLD_MS } from './talk-mode';
 import { toggleOnline, usePresence } from './usePresence';
 
@@ -17,9 +18,10 @@ export type OnlineButtonProps = {
  * disconnect". A native button, so Enter and Space work; aria-pressed tells its state.
  */
 export function OnlineButton({ disabled = false, describedBy }: OnlineButtonProps) {
-  const { online, selfMuted, idle, talkMode, talking } = usePresence();
+  const presence = usePresence();
+  const { online, selfMuted, idle, talking } = presence;
   const Icon = !online ? Power : idle ? Moon : selfMuted ? MicOff : Radio;
-  const holdMode = online && talkMode === 'hold';
+  const holdMode = online && holdsToTalk(presence);
   // In hold mode a long press talks; only a short tap toggles online/offline.
   const pressedAt = useRef<number | null>(null);
   const onPointerDown = () => {

@@ -1,4 +1,5 @@
 import type { HoldControl } from './hold-control';
+import { holdsToTalk } from './online-state';
 import type { PresenceStore } from './presence-store';
 
 export type MediaSessionLike = Pick<MediaSession, 'setActionHandler'>;
@@ -17,8 +18,8 @@ export function listenHeadset(
 ): () => void {
   let installed = false;
   const toggle = () => {
-    const { talkMode, holding } = store.state;
-    if (talkMode === 'hold') {
+    const { holding } = store.state;
+    if (holdsToTalk(store.state)) {
       if (holding) hold.cancel();
       else hold.press();
     } else {

@@ -322,3 +322,72 @@ describe('hold to talk', () => {
     expect(switched.state.talking).toBe(true);
   });
 });
+
+describe('walkie-talkie channels (issue 17)', () => {
+  /** Online in walkie-talkie channel 7 with the user's own mode left at the default toggle. */
+  const walkie = run(
+    ready,
+    { type: 'walkie', channelId: 7, walkie: true },
+    { type: 'toggle_online' },
+    onAir,
+  ).state;
+
+  it('hears but does not talk until a hold, whatever the user chose in Settings', () => {
+    expect(walkie.talkMode).toBe('toggle');
+    expect(walkie.talking).toBe(false);
+    expect(wantsToTransmit(walkie)).toBe(false);
+  });
+
+  it('a hold asks for the floor; the microphone opens only once it is granted', () => {
+    const held = run(walkie, { type: 'hold', holding: true });
+    expect(held.effects).toEqual([sent('floor_request', 7)]);
+    expect(held.state.talking).toBe(false);
+    const granted = run(held.state, { type: 'floor', channelId: 7, mine: true });
+    expect(granted.state.talking).toBe(true);
+    expect(granted.effects).toEqual([sent('start_talking', 7)]);
+  });
+
+  it('someone else holding the floor keeps the microphone closed while held', () => {
+    const held = run(walkie, { type: 'hold', holding: true }).state;
+    const other = run(held, { type: 'floor', channelId: 7, mine: false });
+    expect(other.state.talking).toBe(false);
+    expect(other.effects).toEqual([]);
+  });
+
+  it('a release stops talking and gives the floor back, in that order', () => {
+    const talking = run(
+      walkie,
+      { type: 'hold', holding: true },
+      { type: 'floor', channelId: 7, mine: true },
+    ).state;
+    const released = run(talking, { type: 'hold', holding: false });
+    expect(released.effects).toEqual([sent('stop_talking', 7), sent('floor_release', 7)]);
+    expect(released.state.hasFloor).toBe(false);
+  });
+
+  it('losing the floor (cut in, or the time is up) closes the microphone while still held', () => {
+    const talking = run(
+      walkie,
+      { type: 'hold', holding: true },
+      { type: 'floor', channelId: 7, mine: true },
+    ).state;
+    const lost = run(talking, { type: 'floor', channelId: 7, mine: false });
+    expect(lost.state.talking).toBe(false);
+    expect(lost.effects).toEqual([sent('stop_talking', 7)]);
+  });
+
+  it('a grant that arrives after the release is not used', () => {
+    const released = run(walkie, { type: 'hold', holding: true }, { type: 'hold', holding: false });
+    const late = run(released.state, { type: 'floor', channelId: 7, mine: true });
+    expect(late.state.talking).toBe(false);
+    expect(late.state.hasFloor).toBe(false);
+  });
+
+  it("another channel's talk mode or floor changes nothing here, and a switch forgets both", () => {
+    expect(run(walkie, { type: 'walkie', channelId: 8, walkie: false }).state.walkie).toBe(true);
+    const held = run(walkie, { type: 'hold', holding: true }).state;
+    expect(run(held, { type: 'floor', channelId: 8, mine: true }).state.hasFloor).toBe(false);
+    const moved = run(held, { type: 'select_channel', channelId: 8 }).state;
+    expect(moved).toMatchObject({ walkie: false, hasFloor: false, holding: false, online: false });
+  });
+});

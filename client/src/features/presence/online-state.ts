@@ -1,3 +1,4 @@
+import type { FloorRelease, FloorRequest } from '../../../../protocol/floor';
 import type { ChannelClientMessage } from '../../../../protocol/sockets';
 
 /**
@@ -39,6 +40,13 @@ export type OnlineState = {
    * theirs (another channel, a call, signing out) and by the channel going away.
    */
   rejoin: { channelId: number; selfMuted: boolean } | null;
+  /**
+   * Issue 17: the selected channel is a walkie-talkie channel. Everyone holds to talk there, and a
+   * hold asks the server for the floor; the microphone opens only once it is granted.
+   */
+  walkie: boolean;
+  /** The server granted this tab the floor of the walkie-talkie channel, and it is still held. */
+  hasFloor: boolean;
 };
 
 export type TalkMode = 'toggle' | 'hold';
@@ -56,6 +64,8 @@ export const initialOnlineState: OnlineState = {
   holding: false,
   headsetTalk: false,
   rejoin: null,
+  walkie: false,
+  hasFloor: false,
 };
 
 /** Why the app (not the user) takes someone offline. */
@@ -81,14 +91,20 @@ export type OnlineEvent =
   /** Signed out: leave quietly, forget everything. */
   | { type: 'detach' }
   /** The answer to a `check_rejoin` effect: whether the user is still a member of the channel. */
-  | { type: 'rejoin'; channelId: number; member: boolean };
+  | { type: 'rejoin'; channelId: number; member: boolean }
+  /** Issue 17: the selected channel's talk mode (walkie-talkie or open), as the server says. */
+  | { type: 'walkie'; channelId: number; walkie: boolean }
+  /** Issue 17: who holds the selected channel's floor changed; `mine` when it is this tab's. */
+  | { type: 'floor'; channelId: number; mine: boolean };
 
 export type OutgoingMessage =
   | Pick<
       Extract<ChannelClientMessage, { type: 'join_channel' }>,
       'type' | 'channelId' | 'listening'
     >
-  | Pick<Exclude<ChannelClientMessage, { type: 'join_channel' }>, 'type' | 'channelId'>;
+  | Pick<Exclude<ChannelClientMessage, { type: 'join_channel' }>, 'type' | 'channelId'>
+  | FloorRequest
+  | FloorRelease;
 
 export type Toast = { title: string; description?: string; variant?: 'destructive' };
 
@@ -125,9 +141,19 @@ export function isListening(state: Derived): boolean {
   );
 }
 
-/** The microphone should be open: listening, not self-muted, and holding in Hold to talk. */
+/** Hold to talk applies: the user chose it, or the channel is a walkie-talkie channel. */
+export function holdsToTalk(state: Pick<OnlineState, 'talkMode' | 'walkie'>): boolean {
+  return state.walkie || state.talkMode === 'hold';
+}
+
+/**
+ * The microphone should be open: listening, not self-muted, and holding in Hold to talk — in a
+ * walkie-talkie channel, holding the floor the server granted.
+ */
 export function wantsToTransmit(state: Derived): boolean {
-  return isListening(state) && !state.selfMuted && (state.talkMode === 'toggle' || state.holding);
+  if (!isListening(state) || state.selfMuted) return false;
+  if (state.walkie) return state.holding && state.hasFloor;
+  return state.talkMode === 'toggle' || state.holding;
 }
 
 /** The server hears "talking" exactly while the voice is really on the air. */
@@ -136,7 +162,15 @@ function isOnAir(state: Derived): boolean {
 }
 
 function offline(state: OnlineState): OnlineState {
-  return { ...state, online: false, selfMuted: false, idle: false, holding: false, rejoin: null };
+  return {
+    ...state,
+    online: false,
+    selfMuted: false,
+    idle: false,
+    holding: false,
+    hasFloor: false,
+    rejoin: null,
+  };
 }
 
 type Step = { state: OnlineState; toasts: Toast[]; checkRejoin?: number };
@@ -184,7 +218,14 @@ function next(state: OnlineState, event: OnlineEvent): Step {
     }
     case 'select_channel': {
       if (event.channelId === state.channelId) return { state, toasts: [] };
-      const changed = { ...state, channelId: event.channelId, rejoin: null };
+      // The new channel's talk mode follows (a `walkie` event); until then it is an open channel.
+      const changed = {
+        ...state,
+        channelId: event.channelId,
+        rejoin: null,
+        walkie: false,
+        hasFloor: false,
+      };
       // Spec §4: switching channel while online first goes offline.
       if (state.online) return { state: offline(changed), toasts: [TOASTS.offline] };
       return { state: changed, toasts: [] };
@@ -226,9 +267,26 @@ function next(state: OnlineState, event: OnlineEvent): Step {
       return { state: { ...state, headsetTalk: event.on }, toasts: [] };
     case 'hold': {
       // Holding only transmits while online in hold mode; holding also counts as activity.
-      const holding = event.holding && state.online && state.talkMode === 'hold';
+      const holding = event.holding && state.online && holdsToTalk(state);
       if (holding === state.holding) return { state, toasts: [] };
-      return { state: { ...state, holding, idle: holding ? false : state.idle }, toasts: [] };
+      // Released: the floor is given back with the release (the server hears floor_release).
+      const hasFloor = holding && state.hasFloor;
+      return {
+        state: { ...state, holding, hasFloor, idle: holding ? false : state.idle },
+        toasts: [],
+      };
+    }
+    case 'walkie': {
+      if (event.channelId !== state.channelId || event.walkie === state.walkie)
+        return { state, toasts: [] };
+      return { state: { ...state, walkie: event.walkie, holding: false, hasFloor: false }, toasts: [] };
+    }
+    case 'floor': {
+      if (event.channelId !== state.channelId) return { state, toasts: [] };
+      // A grant that arrives after the release is not used (the release already gave it back).
+      const hasFloor = event.mine && state.walkie && state.holding;
+      if (hasFloor === state.hasFloor) return { state, toasts: [] };
+      return { state: { ...state, hasFloor }, toasts: [] };
     }
     case 'idle': {
       // Idle detection only runs while online; an idle report after going offline is stale.
@@ -290,6 +348,10 @@ function messages(
   }
   if (after.talking && now !== null && (!before.talking || !keepsChannel)) {
     out.push({ type: 'start_talking', channelId: now });
+  }
+  // Walkie-talkie: a hold asks for the floor, a release (or going offline) gives it back.
+  if (keepsChannel && after.walkie && before.walkie && before.holding !== after.holding) {
+    out.push({ type: after.holding ? 'floor_request' : 'floor_release', channelId: now });
   }
   return out;
 }

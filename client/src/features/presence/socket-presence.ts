@@ -36,6 +36,8 @@ export function connectPresence(
   const detachRunner = store.attach((effect) => {
     if (effect.kind === 'toast') toast(effect.toast);
     else if (effect.kind === 'check_rejoin') checkRejoin(effect.channelId);
+    else if (effect.message.type === 'floor_request' || effect.message.type === 'floor_release')
+      socket.send(effect.message);
     else socket.send({ ...effect.message, userId });
   });
   const reportSocket = () => store.dispatch({ type: 'socket', open: socket.state === 'connected' });

@@ -16,6 +16,8 @@ import { audioPolicyStore } from '../voice/audio-policy-store';
 import { startChannelAudio } from '../voice/channel-audio';
 import { microphoneErrorMessage } from '../voice/microphone-error';
 import { playTone } from '../voice/tones';
+import { startFloorRuntime } from '../floor/floor-runtime';
+import { floorView } from '../floor/floor-view';
 import { voiceRoom } from '../voice/voice-room';
 import { startVoiceRuntime } from '../voice/voice-runtime';
 import { currentVoicePreferences } from '../voice-preferences/voice-preferences-query';
@@ -75,6 +77,16 @@ export function startSignedInSession(user: User): () => void {
       playTone,
       microphoneErrorMessage,
       rogerBeep: () => currentVoicePreferences(queryClient).rogerBeep,
+    }),
+    startFloorRuntime({
+      socket: channelSocket,
+      presence: presenceStore,
+      channel: currentChannel,
+      queryClient,
+      userId: user.id,
+      view: floorView,
+      playTone,
+      toast,
     }),
     callController.attach(user.id),
     followCalls(),

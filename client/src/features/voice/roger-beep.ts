@@ -1,4 +1,4 @@
-import { wantsToTransmit, type OnlineState } from '../presence/online-state';
+import { holdsToTalk, wantsToTransmit, type OnlineState } from '../presence/online-state';
 
 /**
  * Whether a change of presence is the talker letting go of hold-to-talk (issue 17 roger beep):
@@ -12,6 +12,6 @@ export function isTalkRelease(before: OnlineState, after: OnlineState): boolean 
     before.voiceOnAir &&
     !after.holding &&
     after.online &&
-    after.talkMode === 'hold'
+    holdsToTalk(after)
   );
 }

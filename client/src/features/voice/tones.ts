@@ -16,6 +16,13 @@ export const DISCONNECT_TONE: Tone = { frequencies: [600, 400], seconds: 0.25 };
  */
 export const ROGER_BEEP: Tone = { frequencies: [1400, 1800], seconds: 0.12 };
 
+/**
+ * Walkie-talkie floor (issue 17): the talk permit is a short rising chirp, higher than the connect
+ * tone ("go ahead"); the busy tone is a low, flat double note ("someone else is talking").
+ */
+export const TALK_PERMIT_TONE: Tone = { frequencies: [1200, 1600], seconds: 0.1 };
+export const BUSY_TONE: Tone = { frequencies: [420, 420], seconds: 0.3 };
+
 /** Which tone a change of the room's connected flag calls for, if any. */
 export function toneForChange(wasConnected: boolean, connected: boolean): Tone | null {
   if (!wasConnected && connected) return CONNECT_TONE;

@@ -34,6 +34,7 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
       url: () => '',
       roomName,
       setPublisherMuted: async () => undefined,
+      setFloor: async () => undefined,
       disconnectUser: async () => undefined,
       closeRoom: async () => undefined,
     };
@@ -55,6 +56,18 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
       .map((p) => p.identity)
       .filter((identity) => userIdFromIdentity(identity) === userId);
   };
+  const setCanPublish = async (channelId: number, identity: string, canPublish: boolean) => {
+    await service
+      .updateParticipant(roomName(channelId), identity, {
+        permission: {
+          canPublish,
+          canSubscribe: true,
+          canPublishData: true,
+          canPublishSources: [TrackSource.MICROPHONE],
+        },
+      })
+      .catch(ignoreNotFound);
+  };
   return {
     name: 'LiveKit',
     configured: true,
@@ -64,16 +77,34 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
     roomName,
     async setPublisherMuted(channelId, userId, muted) {
       for (const identity of await identitiesOf(channelId, userId)) {
-        await service
-          .updateParticipant(roomName(channelId), identity, {
-            permission: {
-              canPublish: !muted,
-              canSubscribe: true,
-              canPublishData: true,
-              canPublishSources: [TrackSource.MICROPHONE],
-            },
-          })
-          .catch(ignoreNotFound);
+        await setCanPublish(channelId, identity, !muted);
+      }
+    },
+    /** Walkie-talkie: publish permissions follow the floor (the holder's connections only). */
+    async setFloor(channelId, floor) {
+      if (floor.modeChanged) {
+        const muted = new Set(floor.modeChanged.mutedUserIds);
+        const participants = await service
+          .listParticipants(roomName(channelId))
+          .catch((error: unknown) => {
+            ignoreNotFound(error);
+            return [];
+          });
+        for (const { identity } of participants) {
+          const userId = userIdFromIdentity(identity);
+          if (userId === undefined) continue;
+          const may = floor.walkie ? userId === floor.holderId : !muted.has(userId);
+          await setCanPublish(channelId, identity, may);
+        }
+        return;
+      }
+      if (floor.previousHolderId && floor.previousHolderId !== floor.holderId) {
+        for (const identity of await identitiesOf(channelId, floor.previousHolderId))
+          await setCanPublish(channelId, identity, !floor.walkie);
+      }
+      if (floor.holderId) {
+        for (const identity of await identitiesOf(channelId, floor.holderId))
+          await setCanPublish(channelId, identity, true);
       }
     },
     async disconnectUser(channelId, userId) {

@@ -192,6 +192,50 @@ describe('admin controls', () => {
     await talking;
   });
 
+  it('in a walkie-talkie room forwards only the floor holder, and nobody while the floor is free', async () => {
+    const room = 'channel-7';
+    const a = await join('walkie-a', 7);
+    const b = await join('walkie-b', 7);
+    const c = await join('walkie-listener', 7);
+    const aIdentity = a.joined?.self.identity ?? '';
+    const bIdentity = b.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot a');
+    await b.waitFor(() => b.isPublishing, 10_000, 'publish slot b');
+    server.sfu.setFloor(room, { walkie: true, holderId: null });
+    const heard = (identity: string) => c.received.get(identity) ?? 0;
+    const quietFor = async (ms: number) => {
+      const before = [heard(aIdentity), heard(bIdentity)];
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return [heard(aIdentity) - before[0]!, heard(bIdentity) - before[1]!];
+    };
+    // Both talk the whole time; what the listener gets is decided by the floor alone.
+    const talking = Promise.all([talk(a, 150), talk(b, 150)]);
+    // A moment for the in-flight packets and the silence frames after the switch.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await quietFor(400)).toEqual([0, 0]);
+
+    server.sfu.setFloor(room, { walkie: true, holderId: 'walkie-a' });
+    await c.waitFor(() => heard(aIdentity) > 5, 2_000, 'the holder is heard');
+    const [fromA, fromB] = await quietFor(400);
+    expect(fromA).toBeGreaterThan(10);
+    expect(fromB).toBe(0);
+
+    // An admin cuts in: the floor moves to b; a falls silent after its silence frames.
+    server.sfu.setFloor(room, { walkie: true, holderId: 'walkie-b' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [afterA, afterB] = await quietFor(400);
+    expect(afterA).toBe(0);
+    expect(afterB).toBeGreaterThan(10);
+
+    // Open again: everyone is forwarded.
+    server.sfu.setFloor(room, { walkie: false, holderId: null });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [openA, openB] = await quietFor(400);
+    expect(openA).toBeGreaterThan(10);
+    expect(openB).toBeGreaterThan(10);
+    await talking;
+  });
+
   it('disconnectUser closes the user’s socket and tells the others', async () => {
     const left: SfuParticipantEvent[] = [];
     const stop = server.sfu.on('participantLeft', (e) => left.push(e));

@@ -24,8 +24,14 @@ import { SfuSession } from './sfu-session.js';
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 
 /** Whether a participant whose token checked out may be in the room now, and admin-muted or not. */
+/**
+ * Walkie-talkie channels (issue 17): only the floor holder's audio is forwarded (nobody's while the
+ * floor is free). Open channels have no floor: everyone not admin-muted is forwarded.
+ */
+export type SfuFloor = { walkie: boolean; holderId: string | null };
+
 export type SfuAdmission =
-  | { admitted: true; muted: boolean }
+  | { admitted: true; muted: boolean; floor?: SfuFloor }
   | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
 
 const REFUSAL_CODES = {
@@ -56,6 +62,8 @@ export interface EmbeddedSfu {
   handleSocket(socket: WebSocket, request?: { ip?: string }): void;
   /** Admin mute: stops (or resumes) forwarding every session of the user in the room at once. */
   setPublisherMuted(roomName: string, userId: string, muted: boolean): void;
+  /** Walkie-talkie floor: from now on only the holder is forwarded (see SfuFloor). */
+  setFloor(roomName: string, floor: SfuFloor): void;
   /** Ends the user's sessions in the room (kicked, blocked, left the channel). */
   disconnectUser(roomName: string, userId: string, reason: string): void;
   /** Ends every session in the room (channel deleted). */
@@ -96,8 +104,31 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const refusedLog = new LogThrottle();
   let closed = false;
 
+  /** Walkie-talkie rooms only, by room name: who holds the floor (null: nobody). */
+  const floorByRoom = new Map<string, { holderId: string | null }>();
+
   const isMuted = (roomName: string, userId: string) =>
     mutedByRoom.get(roomName)?.has(userId) ?? false;
+
+  /** Not forwarded: admin-muted, or in a walkie-talkie room without the floor. */
+  const isHeld = (roomName: string, userId: string) => {
+    if (isMuted(roomName, userId)) return true;
+    const floor = floorByRoom.get(roomName);
+    return floor !== undefined && floor.holderId !== userId;
+  };
+
+  function setFloor(roomName: string, floor: SfuFloor): void {
+    const before = floorByRoom.get(roomName);
+    if (floor.walkie) floorByRoom.set(roomName, { holderId: floor.holderId });
+    else floorByRoom.delete(roomName);
+    const room = rooms.get(roomName);
+    if (!room) return;
+    // Whoever may no longer be heard falls silent at once, as after an admin mute.
+    const lost = new Set<string>();
+    if (floor.walkie && !before) for (const session of room.sessions.values()) lost.add(session.userId);
+    if (before?.holderId) lost.add(before.holderId);
+    for (const userId of lost) if (isHeld(roomName, userId)) room.floorLost(userId);
+  }
 
   function setPublisherMuted(roomName: string, userId: string, muted: boolean): void {
     let set = mutedByRoom.get(roomName);
@@ -114,7 +145,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
     if (!room) {
-      room = new SfuRoom(name, (userId) => isMuted(name, userId), events, counters);
+      room = new SfuRoom(name, (userId) => isHeld(name, userId), events, counters);
       rooms.set(name, room);
     }
     return room;
@@ -306,6 +337,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     // The database's mute is the truth, also after a restart emptied the in-memory list.
     if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
       setPublisherMuted(token.roomName, token.userId, admission.muted);
+    if (admission.floor) setFloor(token.roomName, admission.floor);
     if (message.type === 'join') return startSession(socket, token);
     const resumed = resumeSession(socket, token, message.sessionId);
     if (!resumed)
@@ -387,6 +419,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   return {
     handleSocket,
     setPublisherMuted,
+    setFloor,
     disconnectUser(roomName, userId, reason) {
       const room = rooms.get(roomName);
       if (!room) return;
@@ -406,6 +439,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         for (const session of [...room.sessions.values()])
           endSession(session, VOICE_CLOSE_CODES.roomClosed, 'room closed');
       mutedByRoom.delete(roomName);
+      floorByRoom.delete(roomName);
     },
     on: (name, listener) => events.on(name, listener),
     connectionIds: () => [...sessionsById.keys()],

@@ -16,7 +16,8 @@ const SILENCE_FRAMES_AFTER_MUTE = 10;
 
 /**
  * A voice room: every publisher's audio goes to every other participant, never back to its sender.
- * Admin-muted users stay in the room and keep listening; their packets are simply not forwarded.
+ * Admin-muted users (and, in a walkie-talkie room, everyone without the floor) stay in the room
+ * and keep listening; their packets are simply not forwarded.
  */
 export class SfuRoom {
   readonly sessions = new Map<string, SfuSession>();
@@ -84,6 +85,18 @@ export class SfuRoom {
       for (const other of this.sessions.values()) {
         other.send({ type: 'publisher_muted', identity: session.identity, userId, muted });
       }
+    }
+  }
+
+  /**
+   * Walkie-talkie: the user lost the floor (released, expired, or an admin cut in). Their packets
+   * stop as after an admin mute, without telling anyone they were muted.
+   */
+  floorLost(userId: string): void {
+    for (const session of this.sessions.values()) {
+      if (session.userId !== userId) continue;
+      session.silenceFramesLeft = SILENCE_FRAMES_AFTER_MUTE;
+      if (session.speaking.silence()) this.reportSpeaking(session, false, 0);
     }
   }
 

@@ -1,0 +1,134 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Channel } from '../../../../protocol/channels';
+import type { ChannelTalkMode } from '../../../../protocol/floor';
+import {
+  MAX_TRANSMISSION_SECONDS,
+  maxTransmissionSecondsSchema,
+} from '../../../../protocol/talk-mode';
+import { Button } from '../../ui/Button';
+import { BusyIcon } from '../../ui/BusyIcon';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../ui/Dialog';
+import { Input } from '../../ui/Input';
+import { Label } from '../../ui/Label';
+import { useSetTalkMode } from './useSetTalkMode';
+
+const OPTIONS: { mode: ChannelTalkMode; label: string; help: string }[] = [
+  { mode: 'open', label: 'Open', help: 'Everyone online can talk at once.' },
+  {
+    mode: 'walkie',
+    label: 'Walkie-talkie',
+    help: 'One person talks at a time: hold to talk, and the others hear a busy tone. Admins can cut in.',
+  },
+];
+
+export type TalkModeDialogProps = {
+  channel: Channel;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+};
+
+/** A channel admin chooses Open or Walkie-talkie, and the longest one transmission may last. */
+export function TalkModeDialog({ channel, open, onOpenChange }: TalkModeDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Talk mode</DialogTitle>
+          <DialogDescription>How people talk in {channel.name}.</DialogDescription>
+        </DialogHeader>
+        {open ? <TalkModeForm channel={channel} onDone={() => onOpenChange(false)} /> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => void }) {
+  const [mode, setMode] = useState<ChannelTalkMode>(channel.talkMode);
+  const [seconds, setSeconds] = useState(String(channel.maxTransmissionSeconds));
+  const [error, setError] = useState<string | null>(null);
+  const save = useSetTalkMode(channel.id);
+  const name = useId();
+  const secondsId = useId();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = maxTransmissionSecondsSchema.safeParse(Number(seconds));
+    if (mode === 'walkie' && !parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Invalid maximum transmission');
+      return;
+    }
+    setError(null);
+    save.mutate(
+      { talkMode: mode, ...(parsed.success ? { maxTransmissionSeconds: parsed.data } : {}) },
+      { onSuccess: onDone },
+    );
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4">
+      <fieldset className="flex flex-col gap-3">
+        <legend className="sr-only">Talk mode</legend>
+        {OPTIONS.map((option) => (
+          <label
+            key={option.mode}
+            className="flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
+          >
+            <input
+              type="radio"
+              name={name}
+              value={option.mode}
+              checked={mode === option.mode}
+              onChange={() => setMode(option.mode)}
+              className="mt-1 accent-[var(--primary)]"
+            />
+            <span>
+              <span className="block font-medium">{option.label}</span>
+              <span className="block text-sm text-muted-foreground">{option.help}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {mode === 'walkie' ? (
+        <div className="grid gap-2">
+          <Label htmlFor={secondsId}>Maximum transmission (seconds)</Label>
+          <Input
+            id={secondsId}
+            type="number"
+            inputMode="numeric"
+            min={MAX_TRANSMISSION_SECONDS.min}
+            max={MAX_TRANSMISSION_SECONDS.max}
+            value={seconds}
+            onChange={(event) => setSeconds(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${secondsId}-help`}
+          />
+          <p id={`${secondsId}-help`} className="text-xs text-muted-foreground">
+            The floor is taken back after this long ({MAX_TRANSMISSION_SECONDS.min}–
+            {MAX_TRANSMISSION_SECONDS.max} s).
+          </p>
+          {error ? (
+            <p role="alert" className="text-sm text-destructive-text">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? <BusyIcon /> : null}
+          Save
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,119 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Channel } from '../../../../protocol/channels';
+import { ALL_CHANNELS_KEY, userChannelsKey } from '../channels/channel-queries';
+import type { CurrentChannelSource } from '../presence/live-members';
+import type { Toast } from '../presence/online-state';
+import type { PresenceStore } from '../presence/presence-store';
+import type { ChannelSocket } from '../realtime/channel-socket';
+import { BUSY_TONE, TALK_PERMIT_TONE, type Tone } from '../voice/tones';
+import type { FloorViewStore } from './floor-view';
+
+export type FloorRuntimeDeps = {
+  socket: Pick<ChannelSocket, 'on'>;
+  presence: PresenceStore;
+  channel: Pick<CurrentChannelSource, 'get' | 'subscribe'>;
+  queryClient: QueryClient;
+  userId: string;
+  view: FloorViewStore;
+  playTone: (tone: Tone) => void;
+  toast: (toast: Toast) => void;
+};
+
+export const FLOOR_TOASTS = {
+  expired: {
+    title: 'Transmission ended',
+    description: 'The maximum transmission time was reached',
+  },
+  cutIn: (name: string) => ({ title: 'Cut in', description: `${name} took the floor` }),
+  muted: { title: 'You are muted', description: 'A channel admin muted you in this channel' },
+} as const;
+
+/** The channel's record in whichever list the tab has polled (the user's own, else all). */
+function channelRecord(queryClient: QueryClient, userId: string, channelId: number) {
+  const find = (key: readonly unknown[]) =>
+    queryClient.getQueryData<Channel[]>(key)?.find((channel) => channel.id === channelId);
+  return find(userChannelsKey(userId)) ?? find(ALL_CHANNELS_KEY);
+}
+
+/**
+ * Walkie-talkie channels on the client (issue 17): keeps the presence reducer told whether the
+ * selected channel is a walkie-talkie channel (from the polled channel lists) and whether this tab
+ * holds its floor (from `floor_state`); plays the talk-permit tone when a held press is granted and
+ * the busy tone when it is refused; and keeps the floor view the screen shows. Returns stop.
+ */
+export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
+  const { socket, presence, channel, queryClient, userId, view } = deps;
+  let expiry: ReturnType<typeof setTimeout> | undefined;
+
+  const syncTalkMode = () => {
+    const channelId = channel.get();
+    if (channelId === null) return;
+    const record = channelRecord(queryClient, userId, channelId);
+    if (!record) return;
+    const walkie = record.talkMode === 'walkie';
+    if (presence.state.channelId === channelId && presence.state.walkie !== walkie)
+      presence.dispatch({ type: 'walkie', channelId, walkie });
+  };
+
+  const selectChannel = () => {
+    clearTimeout(expiry);
+    view.reset(channel.get());
+    syncTalkMode();
+  };
+
+  const offState = socket.on('floor_state', ({ channelId, holder, expiresAt, ended }) => {
+    if (channelId !== channel.get()) return;
+    const wasMine = view.state.holder?.id === userId;
+    const mine = holder?.id === userId;
+    clearTimeout(expiry);
+    view.set({ holder, expiresAt, deniedAt: null });
+    // The server's own expiry announces the end; this only covers an instance that died holding it.
+    if (holder && expiresAt !== null) {
+      expiry = setTimeout(
+        () => {
+          if (view.state.holder?.id === holder.id) view.set({ holder: null, expiresAt: null });
+          presence.dispatch({ type: 'floor', channelId, mine: false });
+        },
+        Math.max(0, expiresAt - Date.now()) + 1000,
+      );
+    }
+    const holding = presence.state.holding;
+    presence.dispatch({ type: 'floor', channelId, mine });
+    if (mine && !wasMine && holding) deps.playTone(TALK_PERMIT_TONE);
+    if (wasMine && !mine) {
+      if (ended === 'expired') deps.toast(FLOOR_TOASTS.expired);
+      if (ended === 'cut_in' && holder) {
+        deps.toast(FLOOR_TOASTS.cutIn(holder.name));
+        deps.playTone(BUSY_TONE);
+      }
+    }
+  });
+
+  const offDenied = socket.on('floor_denied', ({ channelId, reason, holder }) => {
+    if (channelId !== channel.get()) return;
+    deps.playTone(BUSY_TONE);
+    if (reason === 'busy') view.set({ holder, deniedAt: Date.now() });
+    if (reason === 'muted') deps.toast(FLOOR_TOASTS.muted);
+    // An open channel after all (its mode changed meanwhile): the lists catch up.
+    if (reason === 'open_channel') presence.dispatch({ type: 'walkie', channelId, walkie: false });
+  });
+
+  const offChannel = channel.subscribe(selectChannel);
+  const offPresence = presence.subscribe(() => {
+    if (presence.state.channelId !== null && presence.state.channelId === channel.get())
+      syncTalkMode();
+  });
+  const offCache = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated') syncTalkMode();
+  });
+  selectChannel();
+  return () => {
+    clearTimeout(expiry);
+    offState();
+    offDenied();
+    offChannel();
+    offPresence();
+    offCache();
+    view.reset(null);
+  };
+}

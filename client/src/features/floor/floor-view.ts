@@ -1,0 +1,46 @@
+import { useSyncExternalStore } from 'react';
+import type { FloorHolder } from '../../../../protocol/floor';
+
+/** What the screen shows of a walkie-talkie channel's floor (issue 17). */
+export type FloorView = {
+  channelId: number | null;
+  /** Who is talking now (null: nobody), as the server last said. */
+  holder: FloorHolder | null;
+  /** Epoch milliseconds: the hold ends by then at the latest. */
+  expiresAt: number | null;
+  /** This tab's last press was refused because someone was talking: when, to flash it. */
+  deniedAt: number | null;
+};
+
+const EMPTY: FloorView = { channelId: null, holder: null, expiresAt: null, deniedAt: null };
+
+/** The tab's one floor view; the floor runtime writes it, the main screen reads it. */
+export class FloorViewStore {
+  private current: FloorView = EMPTY;
+  private readonly listeners = new Set<() => void>();
+
+  get state(): FloorView {
+    return this.current;
+  }
+
+  set(next: Partial<FloorView>): void {
+    this.current = { ...this.current, ...next };
+    for (const listener of this.listeners) listener();
+  }
+
+  reset(channelId: number | null): void {
+    this.current = { ...EMPTY, channelId };
+    for (const listener of this.listeners) listener();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+}
+
+export const floorView = new FloorViewStore();
+
+export function useFloorView(store: FloorViewStore = floorView): FloorView {
+  return useSyncExternalStore(store.subscribe, () => store.state);
+}
