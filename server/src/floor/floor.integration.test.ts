@@ -195,6 +195,22 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
     await c.next<FloorDenied>(denied(channelId, 'open_channel'));
   });
 
+  it('a member who does not hear the channel (OFFLINE there) cannot take its floor', async () => {
+    expect((await setTalkMode(owner, { talkMode: 'walkie' })).status).toBe(200);
+    const watcher = await joined(owner);
+    const socket = await TestSocket.open(bea.client);
+    sockets.push(socket);
+    socket.send({ type: 'join_channel', channelId, userId: bea.id, listening: false });
+    socket.send({ type: 'floor_request', channelId });
+    // Bea goes ONLINE and takes it; going OFFLINE again gives it back.
+    socket.send({ type: 'join_channel', channelId, userId: bea.id, listening: true });
+    socket.send({ type: 'floor_request', channelId });
+    await watcher.next<FloorState>(floorOf(channelId, bea.id));
+    expect(watcher.received.filter((m) => (m as FloorState).type === 'floor_state')).toHaveLength(1);
+    socket.send({ type: 'join_channel', channelId, userId: bea.id, listening: false });
+    await watcher.next<FloorState>(floorOf(channelId, null));
+  });
+
   it('a non-member gets nothing from pressing', async () => {
     const stranger = await person(server, 'Sid Stranger');
     const socket = await TestSocket.open(stranger.client);

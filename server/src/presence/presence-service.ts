@@ -114,6 +114,11 @@ export class PresenceService implements PresenceReader {
     return this.tracker.joined(socket.userId, socket.id, channelId);
   }
 
+  /** Whether the socket hears the channel now: joined it and ONLINE there (decision 016). */
+  isListening(socket: ClientSocket, channelId: number): boolean {
+    return this.tracker.listening(socket.userId, socket.id, channelId);
+  }
+
   /** Takes a socket out of a channel it may no longer see (removed, or the channel was deleted). */
   async evict(socket: ClientSocket, channelId: number): Promise<void> {
     if (this.tracker.joined(socket.userId, socket.id, channelId)) await this.leave(socket, channelId);

@@ -48,6 +48,11 @@ export class PresenceTracker {
     if (joined) joined.talking = talking;
   }
 
+  /** The socket joined the channel and hears it (ONLINE there, decision 016). */
+  listening(userId: string, socketId: string, channelId: number): boolean {
+    return this.users.get(userId)?.get(socketId)?.get(channelId)?.listening ?? false;
+  }
+
   joined(userId: string, socketId: string, channelId: number): boolean {
     return this.users.get(userId)?.get(socketId)?.has(channelId) ?? false;
   }

@@ -33,9 +33,12 @@ export function registerWsRoute(app: FastifyInstance): void {
   const router = new SocketRouter<ClientSocket>(wsClientMessageSchema)
     .on(joinChannelSchema, async (socket, message) => {
       await presence.handle(socket, message);
-      // A walkie-talkie channel's viewer learns who is talking as they arrive.
+      // A walkie-talkie channel's viewer learns who is talking as they arrive; one who stops
+      // listening (OFFLINE, idle, a call) gives back the floor they held.
       if (presence.isJoined(socket, message.channelId))
         await floor.sendState(socket, message.channelId);
+      if (!presence.isListening(socket, message.channelId))
+        await floor.socketGone(socket, message.channelId);
     })
     .on(leaveChannelSchema, async (socket, message) => {
       await floor.socketGone(socket, message.channelId);
@@ -43,7 +46,11 @@ export function registerWsRoute(app: FastifyInstance): void {
     })
     .on(startTalkingSchema, (socket, message) => presence.handle(socket, message))
     .on(stopTalkingSchema, (socket, message) => presence.handle(socket, message))
-    .on(floorRequestSchema, (socket, message) => floor.request(socket, message.channelId))
+    .on(floorRequestSchema, async (socket, message) => {
+      // Only someone who hears the channel may take its floor (and so keep others from talking).
+      if (presence.isListening(socket, message.channelId))
+        await floor.request(socket, message.channelId);
+    })
     .on(floorReleaseSchema, (socket, message) => floor.release(socket, message.channelId))
     .on(initiateCallSchema, (socket, message) => calls.initiate(socket, message))
     .on(acceptCallSchema, (socket, message) => calls.accept(socket, message))

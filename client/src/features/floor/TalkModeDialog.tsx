@@ -72,7 +72,7 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
   };
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
       <fieldset className="flex flex-col gap-3">
         <legend className="sr-only">Talk mode</legend>
         {OPTIONS.map((option) => (

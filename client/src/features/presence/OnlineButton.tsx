@@ -77,13 +77,13 @@ export function OnlineButton({ disabled = false, describedBy }: OnlineButtonProp
         <span
           className={cn(
             'text-xs font-medium sm:text-sm',
-            online ? 'text-primary-foreground/85' : 'text-muted-foreground',
+            online ? 'text-primary-foreground' : 'text-muted-foreground',
           )}
         >
           {online ? 'Tap to disconnect' : 'Tap to connect'}
         </span>
         {holdMode ? (
-          <span className="text-[0.7rem] font-semibold uppercase tracking-wide text-primary-foreground/85">
+          <span className="text-[0.7rem] font-semibold uppercase tracking-wide text-primary-foreground">
             {talking ? 'Talking' : 'Hold to talk'}
           </span>
         ) : null}
