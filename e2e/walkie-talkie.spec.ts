@@ -15,7 +15,8 @@ import {
 } from './voice-audio';
 
 /**
- * Issue 17 floor control in Chromium with real audio on the built-in SFU: a channel admin makes a
+ * Issue 17 floor control in Chromium with real audio, on the built-in SFU and on LiveKit (the
+ * `livekit` project runs the tests tagged @livekit): a channel admin makes a
  * channel walkie-talkie in the UI; two members press at once and only one gets the floor (the other
  * hears the busy tone, sees who is talking and is not forwarded, even when their page forces its
  * microphone on); an admin's press cuts in. Prints press → permit tone → heard.
@@ -56,7 +57,7 @@ async function release(page: Page): Promise<void> {
   await page.keyboard.up('Space');
 }
 
-test('walkie-talkie: one talker at a time, the busy tone for the other, an admin cuts in', async ({
+test('walkie-talkie: one talker at a time, the busy tone for the other, an admin cuts in @livekit', async ({
   browser,
   baseURL,
 }, testInfo) => {

@@ -374,6 +374,20 @@ const ROWS: Record<string, Row> = {
     path: (f) => `/api/channels/${f.channelId}`,
     statuses: managers(200, 403),
   },
+  'PUT /api/channels/{id}/talk-mode': {
+    kind: 'rest',
+    route: 'PUT /api/channels/:id/talk-mode',
+    path: (f) => `/api/channels/${f.channelId}/talk-mode`,
+    json: () => ({ talkMode: 'walkie', maxTransmissionSeconds: 30 }),
+    statuses: managers(200, 403),
+  },
+  'PUT /api/channels/{missing}/talk-mode': {
+    kind: 'rest',
+    route: 'PUT /api/channels/:id/talk-mode',
+    path: () => `/api/channels/${MISSING}/talk-mode`,
+    json: () => ({ talkMode: 'walkie' }),
+    statuses: signedIn(404),
+  },
   'DELETE /api/channels/{missing}': {
     kind: 'rest',
     route: 'DELETE /api/channels/:id',
@@ -649,6 +663,35 @@ const ROWS: Record<string, Row> = {
       return presence.isActiveInChannel && !presence.isTalking ? E : I;
     },
   },
+  'ws floor_request': {
+    kind: 'socket',
+    socket: 'ws',
+    message: 'floor_request',
+    // In a walkie-talkie channel: its members take the floor; nobody else gets it.
+    outcomes: memberEffect,
+    run: async (c) => {
+      await c.db.update(channels).set({ talkMode: 'walkie' }).where(eq(channels.id, c.f.channelId));
+      c.ws!.send({ type: 'join_channel', channelId: c.f.channelId });
+      c.ws!.send({ type: 'floor_request', channelId: c.f.channelId });
+      await c.barrier();
+      return (await floorHeldBy(c, c.f.self)) ? E : I;
+    },
+  },
+  'ws floor_release': {
+    kind: 'socket',
+    socket: 'ws',
+    message: 'floor_release',
+    outcomes: memberEffect,
+    run: async (c) => {
+      await c.db.update(channels).set({ talkMode: 'walkie' }).where(eq(channels.id, c.f.channelId));
+      c.ws!.send({ type: 'join_channel', channelId: c.f.channelId });
+      c.ws!.send({ type: 'floor_request', channelId: c.f.channelId });
+      c.ws!.send({ type: 'floor_release', channelId: c.f.channelId });
+      await c.barrier();
+      if (!(await floorHeldBy(c, c.f.self))) return I;
+      return (await floorHeldBy(c, null)) ? E : I;
+    },
+  },
   'ws leave_channel': {
     kind: 'socket',
     socket: 'ws',
@@ -834,6 +877,18 @@ interface SocketCase {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether the actor's /ws socket was told the channel's floor is held by `holderId` (null: free). */
+const floorHeldBy = (c: SocketCase, holderId: string | null) =>
+  c
+    .ws!.next<{ type: string; channelId: number; holder: { id: string } | null }>(
+      (m) => m.type === 'floor_state' && m.channelId === c.f.channelId && (m.holder?.id ?? null) === holderId,
+      500,
+    )
+    .then(
+      () => true,
+      () => false,
+    );
 const ids = {} as Record<Exclude<Actor, 'guest'>, string>;
 
 const REST_CASES = Object.entries(ROWS)

@@ -39,6 +39,9 @@ describe.each(testDatabases())('channels on $name', (database) => {
       name: 'Family',
       createdBy: admin.id,
       memberCount: 1,
+      // Issue 17: a new channel is an open channel with the default maximum transmission.
+      talkMode: 'open',
+      maxTransmissionSeconds: 60,
     });
     expect(channel.id).toBeTypeOf('number');
     const members = await body<ChannelMember[]>(
@@ -105,7 +108,16 @@ describe.each(testDatabases())('channels on $name', (database) => {
       json: { userId: free.id },
     });
     const freeView = await body<Channel[]>(await free.client.request('/api/channels'));
-    expect(freeView).toEqual([{ id, name: 'Visible', createdBy: admin.id, memberCount: 2 }]);
+    expect(freeView).toEqual([
+      {
+        id,
+        name: 'Visible',
+        createdBy: admin.id,
+        memberCount: 2,
+        talkMode: 'open',
+        maxTransmissionSeconds: 60,
+      },
+    ]);
   });
 
   it("lists a user's own channels, and anyone's to a superadmin only", async () => {

@@ -60,7 +60,14 @@ describe('CreateChannelForm', () => {
   });
 
   it('sends the trimmed name and reports the new channel', async () => {
-    const channel = { id: 4, name: 'Family', createdBy: 'u1', memberCount: 1 };
+    const channel = {
+      id: 4,
+      name: 'Family',
+      createdBy: 'u1',
+      memberCount: 1,
+      talkMode: 'open',
+      maxTransmissionSeconds: 60,
+    };
     const calls = serve(() => Response.json(channel, { status: 201 }));
     const { input, submit, onCreated } = renderForm();
     fireEvent.change(input, { target: { value: '  Family  ' } });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { watchRemoteAudio } from '../audio-policy';
 import type { RemoteAudioOutput } from '../remote-audio-gain';
 import type { LiveKitRoomHandlers, LiveKitRoomOptions, LiveKitRoomPort } from './livekit-port';
-import { LiveKitTransport, userIdFromIdentity } from './livekit-transport';
+import { LiveKitTransport, PUBLISH_RIGHT_WAIT_MS, userIdFromIdentity } from './livekit-transport';
 import { VoiceTransportError } from './voice-transport';
 
 /** A stand-in for the adapter over livekit-client's Room. */
@@ -143,7 +143,25 @@ describe('LiveKitTransport', () => {
     await transport.setMicrophoneEnabled(true);
     expect(rooms[0]?.mic).toEqual([true]);
     rooms[0]!.publish = false;
-    await expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({ code: 'forbidden' });
+    vi.useFakeTimers();
+    const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
+    await refused;
+    vi.useRealTimers();
+  });
+
+  it('a walkie-talkie grant that reaches the page before its publish right waits for the right', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    rooms[0]!.publish = false;
+    const on = transport.setMicrophoneEnabled(true);
+    rooms[0]!.publish = true;
+    rooms[0]?.handlers?.publishPermissionChanged(true);
+    await on;
+    expect(rooms[0]?.mic).toEqual([true]);
+    expect(transport.isMicrophoneEnabled).toBe(true);
   });
 
   it('publishes the microphone again when an admin unmute restores the right, if the user wants it', async () => {
@@ -179,7 +197,13 @@ describe('LiveKitTransport', () => {
     const { transport, rooms } = setup();
     await transport.connect('wss://lk', 'tok');
     rooms[0]!.publish = false;
-    await expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({ code: 'forbidden' });
+    vi.useFakeTimers();
+    const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
+    await refused;
+    vi.useRealTimers();
     expect(rooms[0]?.mic).toEqual([]);
     rooms[0]!.publish = true;
     rooms[0]?.handlers?.publishPermissionChanged(true);

@@ -23,6 +23,13 @@ function toParticipant(p: LiveKitParticipantLike): VoiceParticipant {
 const TIMEOUT_MESSAGE = 'Connection timeout - please check your internet connection';
 
 /**
+ * A walkie-talkie floor grant (issue 17) reaches the page over `/ws` while LiveKit carries the
+ * publish right it came with over its own connection: either may arrive first. Turning the
+ * microphone on without the right waits this long for it before saying the user is muted.
+ */
+export const PUBLISH_RIGHT_WAIT_MS = 2_000;
+
+/**
  * Voice through LiveKit behind the same interface as the built-in SFU; `create-transport.ts` loads
  * it with a dynamic import when the token names LiveKit. The microphone follows what the user wants
  * (`setMicrophoneEnabled`) across admin mutes: LiveKit unpublishes it when the publish right is
@@ -38,6 +45,8 @@ export class LiveKitTransport implements VoiceTransport {
   private readonly events = new TransportEvents();
   private readonly audio = new Map<string, HTMLAudioElement>();
   private speaking = new Set<string>();
+  /** Microphone requests waiting for the publish right (see PUBLISH_RIGHT_WAIT_MS). */
+  private readonly rightWaiters = new Set<(granted: boolean) => void>();
 
   constructor(
     private readonly createRoom: CreateLiveKitRoom,
@@ -105,10 +114,31 @@ export class LiveKitTransport implements VoiceTransport {
 
   async setMicrophoneEnabled(on: boolean): Promise<void> {
     this.microphoneWanted = on;
-    if (on && this.room && !this.room.canPublish())
+    if (!on) this.settleRightWaiters(false);
+    if (on && this.room && !this.room.canPublish()) {
+      // The right may be on its way; when it arrives, publishPermissionChanged publishes.
+      if (await this.publishRightWithin(PUBLISH_RIGHT_WAIT_MS)) return;
+      if (!this.microphoneWanted) return;
       throw new VoiceTransportError('forbidden', 'insufficient permissions to publish');
+    }
     this.microphoneEnabled = on;
     await this.room?.setMicrophoneEnabled(on);
+  }
+
+  private publishRightWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (granted: boolean) => {
+        clearTimeout(timer);
+        this.rightWaiters.delete(done);
+        resolve(granted);
+      };
+      const timer = setTimeout(() => done(false), ms);
+      this.rightWaiters.add(done);
+    });
+  }
+
+  private settleRightWaiters(granted: boolean): void {
+    for (const done of [...this.rightWaiters]) done(granted);
   }
 
   private handlersFor(room: LiveKitRoomPort) {
@@ -154,6 +184,7 @@ export class LiveKitTransport implements VoiceTransport {
           return;
         }
         if (!this.microphoneWanted) return;
+        this.settleRightWaiters(true);
         this.microphoneEnabled = true;
         room.setMicrophoneEnabled(true).catch((error: unknown) => {
           this.microphoneEnabled = false;
