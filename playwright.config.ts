@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
 import pg from 'pg';
 import { chromiumArgs } from './e2e/chromium-args';
+import { useScratchTmpdir } from './server/src/testing/scratch-tmpdir';
 import {
   freeTcpPort,
   livekitCommand,
@@ -12,6 +13,9 @@ import {
   livekitPorts,
 } from './e2e/livekit/livekit-server';
 
+// Every temporary folder of the run (servers' data, PostgreSQL clusters, LiveKit's files) goes in
+// one scratch folder, removed by the global teardown.
+useScratchTmpdir('chirp-e2e-run');
 // Chosen once in the main process; workers inherit the environment and reuse the same servers.
 process.env.E2E_PORT ??= String(await freeTcpPort());
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'chirp-e2e-'));

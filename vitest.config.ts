@@ -1,9 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { useScratchTmpdir } from './server/src/testing/scratch-tmpdir';
+
+// Every temporary folder of the run goes in one scratch folder, removed at the end.
+useScratchTmpdir('chirp-vitest');
 
 export default defineConfig({
   plugins: [react()],
   test: {
+    globalSetup: ['server/src/testing/scratch-tmpdir-teardown.ts'],
     // vitest's default worker count (one fewer than the cores: one file at a time on a two-core
     // machine, ~470 s in CI). Four at once took ~240 s, but in one of five clean-clone runs a worker
     // running self-hosting.integration.test.ts (two PGlite servers in one process) stopped in a
