@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,8 @@ export function useScratchTmpdir(name: string): string {
   const existing = process.env[ROOT_VARIABLE];
   if (existing) return existing;
   const root = mkdtempSync(join(tmpdir(), `${name}-`));
+  // mkdtemp makes it 0700: the faults spec's PostgreSQL cluster runs initdb as the postgres user.
+  chmodSync(root, 0o755);
   process.env[ROOT_VARIABLE] = root;
   process.env.TMPDIR = root;
   return root;
