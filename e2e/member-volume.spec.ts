@@ -1,7 +1,8 @@
 import { newPerson } from './accounts';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { installOutputProbe, outputLevel, outputPeak } from './output-probe';
+import { ROGER_BEEP } from '../client/src/features/voice/tones';
+import { installOutputProbe, outputLevel, watchOutput } from './output-probe';
 import { AUDIBLE, SILENT, channelWith, goOnline, levelFrom, open, userId } from './voice-audio';
 
 // Several people, real audio and reloads: longer than the default minute on a busy machine.
@@ -132,9 +133,12 @@ test('the roger beep: off by default, kept on the server, heard when a hold-to-t
     await expect(c.page.getByTestId('member-card').filter({ hasText: '(you)' })).toContainText(
       'Speaking',
     );
-    const peak = outputPeak(c.page, 1500);
+    const beep = await watchOutput(c.page, 1500, {
+      hz: ROGER_BEEP.frequencies[0],
+      seconds: ROGER_BEEP.seconds / 2,
+    });
     await c.page.keyboard.up('Space');
-    return peak;
+    return (await beep()).level;
   };
   expect(await holdAndRelease()).toBeGreaterThan(AUDIBLE);
 

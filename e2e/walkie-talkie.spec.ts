@@ -2,7 +2,8 @@ import type { Page } from '@playwright/test';
 import { newPerson } from './accounts';
 import { seriousViolations } from './axe';
 import { expect, test, type SignedInUser } from './fixtures';
-import { installOutputProbe, outputPeak } from './output-probe';
+import { BUSY_TONE, TALK_PERMIT_TONE, TONE_GAIN } from '../client/src/features/voice/tones';
+import { installOutputProbe, watchOutput, type Heard, type ToneWindow } from './output-probe';
 import {
   AUDIBLE,
   SILENT,
@@ -22,6 +23,16 @@ import {
  * microphone on); an admin's press cuts in. Prints press → permit tone → heard.
  */
 test.describe.configure({ timeout: 150_000 });
+
+/** A tone's amplitude at the listener's output: played at TONE_GAIN (0.15), absent is near 0. */
+const TONE_HEARD = TONE_GAIN / 3;
+const TONE_ABSENT = TONE_GAIN / 10;
+/** Each tone listened for over its steady part: the permit's first note, the busy tone's 0.3 s. */
+const PERMIT: ToneWindow = {
+  hz: TALK_PERMIT_TONE.frequencies[0],
+  seconds: TALK_PERMIT_TONE.seconds / 2,
+};
+const BUSY: ToneWindow = { hz: BUSY_TONE.frequencies[0], seconds: 0.25 };
 
 /**
  * Keeps every microphone track the page ever got, so the test can play a hostile client that turns
@@ -118,9 +129,32 @@ test('walkie-talkie: one talker at a time, the busy tone for the other, an admin
   await expect.poll(() => levelFrom(c.page, ids.get(a)!), { timeout: 10_000 }).toBeLessThan(SILENT);
   expect(await levelFrom(c.page, ids.get(b)!)).toBeLessThan(SILENT);
 
+  // Ava and Ben turn each other down to 0 % (per-member volume), so what either hears is the
+  // floor's tones alone: the winner's voice (the tests' 440 Hz) would otherwise blur the busy tone.
+  for (const [listener, talker] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    const saved = listener.page.waitForResponse(
+      (res) => res.url().includes('/api/voice-preferences/member-volumes/') && res.ok(),
+    );
+    const slider = listener.page.getByRole('slider', { name: `Volume for ${talker.person.name}` });
+    await slider.focus();
+    await listener.page.keyboard.press('Home');
+    await expect(slider).toHaveValue('0');
+    await saved;
+    await listener.page.locator('body').click({ position: { x: 5, y: 5 } });
+  }
+
   // Ava and Ben press at the same moment: the server gives the floor to exactly one of them.
-  // Wide enough for a loaded CI machine: one run granted the floor after a 2 s window had closed.
-  const tones = [outputPeak(a.page, 6_000), outputPeak(b.page, 6_000)];
+  // Each listens for both tones from before the press; the window is wide for a loaded machine.
+  const listen = (page: Page) =>
+    Promise.all([watchOutput(page, 6_000, PERMIT), watchOutput(page, 6_000, BUSY)]);
+  const tones = new Map([
+    [a, await listen(a.page)],
+    [b, await listen(b.page)],
+  ]);
+  // Tones are dated from their watch's start, a few ms before the press: an upper bound.
   const pressedAt = Date.now();
   await Promise.all([press(a.page), press(b.page)]);
   await expect
@@ -140,12 +174,24 @@ test('walkie-talkie: one talker at a time, the busy tone for the other, an admin
     .poll(() => levelFrom(c.page, ids.get(winner)!), { timeout: 10_000 })
     .toBeGreaterThan(AUDIBLE);
   const heardAt = Date.now();
-  // The winner heard the talk-permit tone, the loser the busy tone (nobody else is forwarded).
-  const [aTone, bTone] = await Promise.all(tones);
-  expect(aTone!).toBeGreaterThan(AUDIBLE);
-  expect(bTone!).toBeGreaterThan(AUDIBLE);
+  // The winner heard the talk-permit tone and no busy tone; the loser the busy tone and no permit.
+  const heard = async (person: SignedInUser): Promise<[Heard, Heard]> => {
+    const [permit, busy] = tones.get(person)!;
+    return [await permit(), await busy()];
+  };
+  const [[winnerPermit, winnerBusy], [loserPermit, loserBusy]] = await Promise.all([
+    heard(winner),
+    heard(loser),
+  ]);
   console.log(
-    `walkie-talkie: press → "You are live" ${liveAt - pressedAt} ms, press → heard at the listener ${heardAt - pressedAt} ms`,
+    `walkie-talkie tones (amplitude, played at ${TONE_GAIN}): winner permit ${winnerPermit.level.toFixed(3)} busy ${winnerBusy.level.toFixed(3)}; loser permit ${loserPermit.level.toFixed(3)} busy ${loserBusy.level.toFixed(3)}`,
+  );
+  expect(winnerPermit.level).toBeGreaterThan(TONE_HEARD);
+  expect(loserBusy.level).toBeGreaterThan(TONE_HEARD);
+  expect(winnerBusy.level).toBeLessThan(TONE_ABSENT);
+  expect(loserPermit.level).toBeLessThan(TONE_ABSENT);
+  console.log(
+    `walkie-talkie: press → permit tone ≤ ${Math.round(winnerPermit.at!)} ms (busy tone ≤ ${Math.round(loserBusy.at!)} ms), press → "You are live" ${liveAt - pressedAt} ms, press → heard at the listener ${heardAt - pressedAt} ms`,
   );
   testInfo.annotations.push({
     type: 'press → live → heard',
