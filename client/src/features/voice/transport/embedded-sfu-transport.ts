@@ -115,6 +115,9 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       this.recovery = LIVE;
       this.setState('connected');
     } catch (error) {
+      // The log says where a slow join stood: signalling, negotiation, ICE or DTLS.
+      if (error instanceof VoiceTransportError && error.code === 'timeout')
+        console.warn('voice: joining timed out:', this.connection?.describeProgress());
       if (generation === this.generation) this.teardown();
       throw toTransportError(error);
     }

@@ -44,6 +44,8 @@ export class SfuConnection {
   private readonly mappingByMid = new Map<string, TrackMapping>();
   private offerChain: Promise<void> = Promise.resolve();
   private closed = false;
+  /** How far the last open got, for the log when a join times out. */
+  private stage = 'opening the signalling socket';
 
   constructor(
     private readonly url: string,
@@ -59,6 +61,7 @@ export class SfuConnection {
     return new Promise<JoinedMessage>((resolve, reject) => {
       let joined = false;
       ws.onopen = () => {
+        this.stage = `${kind} sent, waiting for "joined"`;
         const first: ClientVoiceMessage =
           kind === 'join' || !this.joined
             ? { type: 'join', version: VOICE_SIGNALLING_VERSION, token: this.token }
@@ -80,6 +83,7 @@ export class SfuConnection {
         }
         if (message.type === 'joined') {
           joined = true;
+          this.stage = 'joined, waiting for the offer';
           this.joined = message;
           if (!this.pc) this.createPeer(message);
           resolve(message);
@@ -97,6 +101,13 @@ export class SfuConnection {
         else reject(new SignallingClosedError(event.code));
       };
     });
+  }
+
+  /** Where a join stands: signalling, negotiation, and the peer connection's ICE and DTLS. */
+  describeProgress(): string {
+    const pc = this.pc;
+    const peer = pc ? `ICE ${pc.iceConnectionState}, peer ${pc.connectionState}` : 'no peer yet';
+    return `${this.stage}; ${peer}`;
   }
 
   get isClosed(): boolean {
@@ -171,6 +182,7 @@ export class SfuConnection {
     }
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
+    this.stage = `answered offer ${offer.negotiationId}`;
     this.send({
       type: 'answer',
       negotiationId: offer.negotiationId,
