@@ -3,12 +3,11 @@ import type { Page } from '@playwright/test';
 /**
  * What the page sends to its speakers: every node the app connects to an AudioContext's
  * destination is also tapped by an analyser (its level now) and a recorder (what played over a
- * window, for short sounds). Per-member volume acts after the received stream
+ * window, for short tones). Per-member volume acts after the received stream
  * (levelFrom measures the stream itself), so only the output shows it. Installed before the app
  * loads; it observes the browser API and changes nothing the app does.
  */
 export function installOutputProbe(): void {
-  const RECENT = 2_048;
   const taps = new Map<BaseAudioContext, AnalyserNode>();
   // A recorder's copy of each context's output: recording runs off the page's main thread, so a
   // short tone is kept even while a long task (a LiveKit connect, a renegotiation) stalls timers.
@@ -24,11 +23,17 @@ export function installOutputProbe(): void {
       let tap = taps.get(context);
       if (!tap) {
         tap = context.createAnalyser();
-        tap.fftSize = RECENT;
+        tap.fftSize = 2048;
         taps.set(context, tap);
         if (context instanceof AudioContext) {
           const sink = context.createMediaStreamDestination();
           connect.call(tap, sink);
+          // The recorder gets no frames while its input is silent (so a silent window decoded as
+          // nothing at all): an inaudible constant keeps it fed, and is 0 at every tone's frequency.
+          const keepAlive = context.createConstantSource();
+          keepAlive.offset.value = 1e-6;
+          connect.call(keepAlive, sink);
+          keepAlive.start();
           sinks.set(context, sink);
         }
       }
@@ -58,18 +63,13 @@ export function installOutputProbe(): void {
     }
     return (2 * Math.hypot(re, im)) / (to - from);
   };
-  /** The loudest 20 ms (RMS), or given a tone, the strongest amplitude of its frequency. */
-  const loudest = (samples: Float32Array, sampleRate: number, tone?: ToneWindow) => {
+  /** The strongest amplitude of the tone's frequency over any window of its length. */
+  const loudest = (samples: Float32Array, sampleRate: number, tone: ToneWindow) => {
     let level = 0;
-    const window = Math.round(sampleRate * (tone?.seconds ?? 0.02));
+    const window = Math.round(sampleRate * tone.seconds);
     const hop = Math.round(sampleRate / 200);
-    for (let from = 0; from + window <= samples.length; from += hop) {
-      const to = from + window;
-      level = Math.max(
-        level,
-        tone ? amplitudeAt(samples, from, to, tone.hz, sampleRate) : rms(samples, from, to),
-      );
-    }
+    for (let from = 0; from + window <= samples.length; from += hop)
+      level = Math.max(level, amplitudeAt(samples, from, from + window, tone.hz, sampleRate));
     return level;
   };
   /** Records one context's output for `ms` and measures it. */
@@ -77,7 +77,7 @@ export function installOutputProbe(): void {
     context: AudioContext,
     sink: MediaStreamAudioDestinationNode,
     ms: number,
-    tone?: ToneWindow,
+    tone: ToneWindow,
   ) => {
     // Lossless, so the measure sees what was played (Opus would smear a 440 Hz voice into 420 Hz).
     const recorder = new MediaRecorder(sink.stream, { mimeType: 'audio/webm;codecs=pcm' });
@@ -135,7 +135,7 @@ export type Heard = { level: number; at: number | null };
 
 type OutputProbe = {
   outputLevel: () => Promise<number>;
-  watchOutput: (ms: number, tone?: ToneWindow) => number;
+  watchOutput: (ms: number, tone: ToneWindow) => number;
   watchedOutput: (id: number) => Promise<Heard>;
 };
 
@@ -144,20 +144,19 @@ export const outputLevel = (page: Page) =>
   page.evaluate(() => (window as unknown as OutputProbe).outputLevel());
 
 /**
- * Starts listening to the page's output for `ms` (resolved once it listens, so a sound the test
- * causes next is inside the window) and returns how to read the result: the loudest 20 ms, or
- * given a tone, the strongest amplitude of its frequency — short sounds such as tones — and when
- * the first sound started.
+ * Starts listening to the page's output for `ms` for a tone (resolved once it listens, so a sound
+ * the test causes next is inside the window) and returns how to read the result: the tone's
+ * strongest amplitude, and when the first sound started.
  */
 export async function watchOutput(
   page: Page,
   ms: number,
-  tone?: ToneWindow,
+  tone: ToneWindow,
 ): Promise<() => Promise<Heard>> {
   const id = await page.evaluate(
     ({ duration, listenFor }) =>
-      (window as unknown as OutputProbe).watchOutput(duration, listenFor ?? undefined),
-    { duration: ms, listenFor: tone ?? null },
+      (window as unknown as OutputProbe).watchOutput(duration, listenFor),
+    { duration: ms, listenFor: tone },
   );
   return () =>
     page.evaluate((watch) => (window as unknown as OutputProbe).watchedOutput(watch), id);
