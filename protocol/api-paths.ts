@@ -24,6 +24,10 @@ export const API_PATHS = {
   mutedUsers: '/api/muted-users/:channelId',
   /** Issue 17: a channel admin sets the channel's talk mode (open or walkie-talkie). */
   channelTalkMode: '/api/channels/:id/talk-mode',
+  /** Issue 17 item 2: a walkie-talkie channel's kept transmissions, one's audio, and "seen". */
+  channelTransmissions: '/api/channels/:id/transmissions',
+  channelTransmissionAudio: '/api/channels/:id/transmissions/:transmissionId/audio',
+  channelTransmissionsRead: '/api/channels/:id/transmissions/read',
 
   contacts: '/api/contacts',
   contact: '/api/contacts/:id',

@@ -20,6 +20,8 @@ export const channelSchema = z.object({
   /** Issue 17: "open" (everyone at once) or "walkie" (one talker at a time). */
   talkMode: talkModeSchema,
   maxTransmissionSeconds: z.number().int(),
+  /** Issue 17 item 2: a walkie-talkie channel keeps its transmissions for replay (default on). */
+  keepTransmissions: z.boolean(),
 });
 export type Channel = z.infer<typeof channelSchema>;
 export const channelsResponseSchema = z.array(channelSchema);

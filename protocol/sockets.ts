@@ -95,6 +95,8 @@ export const CHANNEL_CHANGES = [
   'channel_deleted',
   /** Issue 17: the channel became open or walkie-talkie. */
   'talk_mode_changed',
+  /** Issue 17 item 2: a transmission was kept, or kept ones were deleted: refetch the list. */
+  'transmissions_changed',
 ] as const;
 export const channelChangedSchema = z.object({
   type: z.literal('channel_changed'),

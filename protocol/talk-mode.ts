@@ -26,6 +26,8 @@ export const channelTalkModeBodySchema = z
   .object({
     talkMode: talkModeSchema,
     maxTransmissionSeconds: maxTransmissionSecondsSchema.optional(),
+    /** Keep each transmission for replay (issue 17 item 2); off deletes what was kept. */
+    keepTransmissions: z.boolean().optional(),
   })
   .strict();
 export type ChannelTalkModeBody = z.infer<typeof channelTalkModeBodySchema>;
@@ -33,5 +35,6 @@ export type ChannelTalkModeBody = z.infer<typeof channelTalkModeBodySchema>;
 export const channelTalkModeSchema = z.object({
   talkMode: talkModeSchema,
   maxTransmissionSeconds: z.number().int(),
+  keepTransmissions: z.boolean(),
 });
 export type ChannelTalkModeSettings = z.infer<typeof channelTalkModeSchema>;

@@ -9,6 +9,7 @@ import type { ChannelEvents } from './realtime/channel-events.js';
 import type { UserMessageLimiter } from './limits/user-message-limiter.js';
 import type { SocketHub } from './realtime/socket-hub.js';
 import type { SocketRegistry } from './realtime/socket-registry.js';
+import type { TransmissionStore } from './transmissions/transmission-store.js';
 import type { Voice } from './voice/voice.js';
 
 /**
@@ -32,6 +33,8 @@ export interface AppContext {
   readonly channelEvents: ChannelEvents;
   /** Walkie-talkie channels' floor: one talker at a time (issue 17). */
   readonly floor: FloorService;
+  /** Walkie-talkie transmissions kept for replay (issue 17 item 2). */
+  readonly transmissions: TransmissionStore;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
   /** The voice provider (told inside admin mute, removal and deletion) and the built-in SFU, if any. */

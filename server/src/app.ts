@@ -15,6 +15,7 @@ import { registerBlockingRoutes } from './blocking/blocking-routes.js';
 import type { CallTimings } from './calls/call-service.js';
 import { registerCalls } from './calls/calls.js';
 import { registerChannelRoutes } from './channels/channels-routes.js';
+import { registerTransmissionRoutes } from './transmissions/transmissions-routes.js';
 import type { Config } from './config/config.js';
 import { registerServerConfigRoute } from './config/server-config-route.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -116,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerCalls(app);
   registerUserRoutes(app);
   registerChannelRoutes(app);
+  registerTransmissionRoutes(app);
   registerContactRoutes(app);
   registerBlockingRoutes(app);
   registerInviteRoutes(app);

@@ -20,6 +20,8 @@ import { UsageSweeper } from './usage/usage-sweeper.js';
 import { meterEmbeddedVoice } from './usage/voice-metering.js';
 import { createVoice } from './voice/voice.js';
 import { FloorService } from './floor/floor-service.js';
+import { keepEmbeddedTransmissions } from './transmissions/keep-transmissions.js';
+import { TransmissionStore } from './transmissions/transmission-store.js';
 import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floor-store.js';
 
 /**
@@ -112,6 +114,14 @@ export async function compose({
     }
   });
   const stopMetering = voice.sfu ? meterEmbeddedVoice(voice.sfu, db, log) : () => undefined;
+  const transmissions = new TransmissionStore({
+    db,
+    ...config.transmissions,
+    log: log.child({ feature: 'transmissions' }),
+  });
+  const stopKeeping = voice.sfu
+    ? keepEmbeddedTransmissions(voice.sfu, transmissions, channelEvents, log)
+    : () => undefined;
   // A sign-in session that ends (logout, expiry) takes its voice with it.
   sockets.onSessionEnded((sessionId) => voice.sfu?.disconnectSignInSession(sessionId));
 
@@ -143,12 +153,14 @@ export async function compose({
     calls,
     voice,
     floor,
+    transmissions,
   });
   return {
     ctx,
     async close() {
       for (const timer of timers) clearInterval(timer);
       stopMetering();
+      stopKeeping();
       calls.close();
       floor.close();
       presence.close();

@@ -8,8 +8,13 @@ import { deleteUserAndData } from '../users/delete-user.js';
  * voice), and their own open sockets close.
  */
 export async function deleteAccount(ctx: AppContext, userId: string): Promise<void> {
+  // Their transmissions (and those of the channels they created) cascade with the rows; the audio
+  // files are found first and unlinked once the deletion is committed.
+  const files = await ctx.transmissions.filesOfUser(userId);
   const deleted = await deleteUserAndData(ctx.database.db, userId);
   if (!deleted) return;
+  await ctx.transmissions.unlinkAll(files);
+  for (const channel of deleted.createdChannels) await ctx.transmissions.channelDeleted(channel.id);
   for (const channel of deleted.createdChannels) {
     ctx.channelEvents.publish({ type: 'channel_deleted', channelId: channel.id, memberIds: channel.memberIds });
   }

@@ -15,6 +15,7 @@ async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
       memberCount: count(channelMembers.userId),
       talkMode: channels.talkMode,
       maxTransmissionSeconds: channels.maxTransmissionSeconds,
+      keepTransmissions: channels.keepTransmissions,
     })
     .from(channels)
     .leftJoin(channelMembers, eq(channelMembers.channelId, channels.id));
@@ -49,6 +50,7 @@ export async function createChannel(
       memberCount: 1,
       talkMode: channel!.talkMode,
       maxTransmissionSeconds: channel!.maxTransmissionSeconds,
+      keepTransmissions: channel!.keepTransmissions,
     };
   });
 }
@@ -84,11 +86,15 @@ export async function setTalkMode(
       ...(body.maxTransmissionSeconds === undefined
         ? {}
         : { maxTransmissionSeconds: body.maxTransmissionSeconds }),
+      ...(body.keepTransmissions === undefined
+        ? {}
+        : { keepTransmissions: body.keepTransmissions }),
     })
     .where(eq(channels.id, channelId))
     .returning({
       talkMode: channels.talkMode,
       maxTransmissionSeconds: channels.maxTransmissionSeconds,
+      keepTransmissions: channels.keepTransmissions,
     });
   if (!row) throw notFound('Channel not found');
   return row;

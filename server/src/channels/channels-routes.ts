@@ -46,6 +46,7 @@ export function registerChannelRoutes(app: FastifyInstance): void {
     );
     ctx.channelEvents.publish({ type: 'channel_deleted', channelId: id, memberIds });
     await ctx.floor.channelDeleted(id);
+    await ctx.transmissions.channelDeleted(id);
     return { message: 'Channel deleted' } satisfies MessageResponse;
   });
 
@@ -57,6 +58,9 @@ export function registerChannelRoutes(app: FastifyInstance): void {
     const settings = await setTalkMode(ctx.database.db, id, body);
     await ctx.floor.talkModeChanged(id, settings.talkMode);
     ctx.channelEvents.publish({ type: 'talk_mode_changed', channelId: id });
+    // Keeping switched off: what was kept is deleted too, not merely hidden.
+    if (!settings.keepTransmissions && (await ctx.transmissions.deleteOfChannel(id)) > 0)
+      ctx.channelEvents.publish({ type: 'transmissions_changed', channelId: id });
     return settings satisfies ChannelTalkModeSettings;
   });
 }

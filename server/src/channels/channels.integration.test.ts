@@ -42,6 +42,7 @@ describe.each(testDatabases())('channels on $name', (database) => {
       // Issue 17: a new channel is an open channel with the default maximum transmission.
       talkMode: 'open',
       maxTransmissionSeconds: 60,
+      keepTransmissions: true,
     });
     expect(channel.id).toBeTypeOf('number');
     const members = await body<ChannelMember[]>(
@@ -116,6 +117,7 @@ describe.each(testDatabases())('channels on $name', (database) => {
         memberCount: 2,
         talkMode: 'open',
         maxTransmissionSeconds: 60,
+        keepTransmissions: true,
       },
     ]);
   });

@@ -45,6 +45,8 @@ export interface Config {
   billing: boolean;
   /** Links of the landing page's terms notice; absent links are not shown. */
   legal: { termsUrl: string | undefined; privacyUrl: string | undefined };
+  /** Walkie-talkie transmissions kept for replay: where, how long, how much per channel. */
+  transmissions: { dir: string; retentionHours: number; maxBytesPerChannel: number };
   /** Development mode serves the client through Vite with hot reload. */
   dev: boolean;
 }
@@ -109,6 +111,11 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
     metricsToken: env.METRICS_TOKEN,
     billing: env.BILLING === 'on',
     legal: { termsUrl: env.TERMS_URL, privacyUrl: env.PRIVACY_URL },
+    transmissions: {
+      dir: resolve(dataDir, 'transmissions'),
+      retentionHours: env.TRANSMISSION_RETENTION_HOURS,
+      maxBytesPerChannel: Math.floor(env.TRANSMISSION_MAX_MB_PER_CHANNEL * 1024 * 1024),
+    },
     dev: options.dev ?? false,
   };
 }

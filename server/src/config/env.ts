@@ -118,6 +118,14 @@ export const envSchema = z
     METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
     /** `off` for a family server: no metering limits and no upgrade offers. */
     BILLING: optionalString.pipe(z.enum(['on', 'off']).default('on')),
+    /** Issue 17 item 2: hours a walkie-talkie channel keeps its transmissions (default 24). */
+    TRANSMISSION_RETENTION_HOURS: optionalString
+      .transform((v) => (v === undefined ? 24 : Number(v)))
+      .refine((n) => Number.isFinite(n) && n > 0 && n <= 24 * 365, 'must be hours between 0 and 8760'),
+    /** The most audio one channel keeps, in MiB; the oldest transmissions go first (default 100). */
+    TRANSMISSION_MAX_MB_PER_CHANNEL: optionalString
+      .transform((v) => (v === undefined ? 100 : Number(v)))
+      .refine((n) => Number.isFinite(n) && n > 0 && n <= 1_000_000, 'must be MiB above 0'),
     TERMS_URL: url('the Terms of Service page, e.g. https://example.com/terms'),
     PRIVACY_URL: url('the Privacy Policy page, e.g. https://example.com/privacy'),
   })

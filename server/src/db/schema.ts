@@ -108,6 +108,8 @@ export const channels = pgTable(
     maxTransmissionSeconds: integer('max_transmission_seconds')
       .notNull()
       .default(MAX_TRANSMISSION_SECONDS.default),
+    /** Walkie-talkie: keep each transmission for replay during the retention window (item 2). */
+    keepTransmissions: boolean('keep_transmissions').notNull().default(true),
   },
   (t) => [
     check('channels_talk_mode', sql`${t.talkMode} in ('open', 'walkie')`),
@@ -133,6 +135,8 @@ export const channelMembers = pgTable(
     /** Admin mute: the member may not publish audio in this channel. */
     isMuted: boolean('is_muted').notNull().default(false),
     joinedAt: createdAt(),
+    /** Transmissions up to this time count as seen ("N missed" counts later ones). */
+    transmissionsSeenAt: timestamp('transmissions_seen_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.channelId, t.userId] }),
@@ -330,3 +334,30 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull(),
   expire: timestamp('expire', { withTimezone: true }),
 });
+
+/**
+ * A kept walkie-talkie transmission (issue 17 item 2): its audio is an Ogg Opus file named after
+ * its id under the transmissions directory; the row and the file come and go together.
+ */
+export const transmissions = pgTable(
+  'transmissions',
+  {
+    id: text('id').primaryKey(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    speakerId: text('speaker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    bytes: integer('bytes').notNull(),
+    /** Who was in the channel's voice and heard it live: for them it is not missed. */
+    heardBy: text('heard_by').array().notNull().default(sql`'{}'::text[]`),
+  },
+  (t) => [
+    index('transmissions_channel_started').on(t.channelId, t.startedAt),
+    index('transmissions_speaker').on(t.speakerId),
+    index('transmissions_started').on(t.startedAt),
+  ],
+);

@@ -89,7 +89,11 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
     ).toBe(400);
     const saved = await setTalkMode(owner, { talkMode: 'walkie', maxTransmissionSeconds: 30 });
     expect(saved.status).toBe(200);
-    expect(await saved.json()).toEqual({ talkMode: 'walkie', maxTransmissionSeconds: 30 });
+    expect(await saved.json()).toEqual({
+      talkMode: 'walkie',
+      maxTransmissionSeconds: 30,
+      keepTransmissions: true,
+    });
     const channels = (await (await bea.client.request(`/api/users/${bea.id}/channels`)).json()) as {
       id: number;
       talkMode: string;

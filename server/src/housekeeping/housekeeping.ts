@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import { rateLimits } from '../db/schema.js';
 import { deleteExpiredInvites } from '../invites/invite-store.js';
 
+/** Also the retention window's precision: a transmission outlives it by at most this much. */
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
@@ -24,10 +25,16 @@ export async function runHousekeeping(db: Database, now = new Date()): Promise<v
  * can grow (provider interactions, counters) shrink again without a restart.
  */
 export function registerHousekeeping(app: FastifyInstance, intervalMs = HOUSEKEEPING_INTERVAL_MS): void {
-  const run = () =>
-    runHousekeeping(app.ctx.database.db).catch((error: unknown) =>
-      app.log.error({ err: error }, 'housekeeping failed'),
-    );
+  const run = async () => {
+    try {
+      await runHousekeeping(app.ctx.database.db);
+      // Walkie-talkie transmissions past the retention window (issue 17 item 2).
+      for (const channelId of await app.ctx.transmissions.deleteExpired())
+        app.ctx.channelEvents.publish({ type: 'transmissions_changed', channelId });
+    } catch (error) {
+      app.log.error({ err: error }, 'housekeeping failed');
+    }
+  };
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await run();

@@ -44,7 +44,8 @@ export function busChannelEvents(bus: Bus, db: Database, log: FastifyBaseLogger)
         return;
       }
       case 'talk_mode_changed':
-        await bus.publish(channelTopic(channelId), changed('talk_mode_changed'));
+      case 'transmissions_changed':
+        await bus.publish(channelTopic(channelId), changed(event.type));
         return;
       case 'poke': {
         const [from] = await db.select().from(users).where(eq(users.id, event.from)).limit(1);

@@ -10,6 +10,7 @@ export type ChannelEvent =
   | { type: 'member_muted'; channelId: number; member: ChannelMember }
   | { type: 'channel_deleted'; channelId: number; memberIds: string[] }
   | { type: 'talk_mode_changed'; channelId: number }
+  | { type: 'transmissions_changed'; channelId: number }
   | { type: 'poke'; channelId: number; from: string; to: string };
 
 export interface ChannelEvents {

@@ -13,6 +13,10 @@ import { useChannelMembers } from './useChannelMembers';
 const AddMembersDialog = lazy(() =>
   import('./channel-admin-dialogs').then((m) => ({ default: m.AddMembersDialog })),
 );
+// Only walkie-talkie channels keep transmissions: their button's code loads with the first one.
+const TransmissionsButton = lazy(() =>
+  import('../transmissions/TransmissionsButton').then((m) => ({ default: m.TransmissionsButton })),
+);
 const TalkModeDialog = lazy(() =>
   import('./channel-admin-dialogs').then((m) => ({ default: m.TalkModeDialog })),
 );
@@ -29,6 +33,7 @@ export function ChannelBar({ channelId }: { channelId: number }) {
   const canManage = canManageChannel(channel, user);
   const count = members.data?.length ?? channel?.memberCount ?? 0;
   const name = channel?.name ?? 'Channel';
+  const isMember = members.data?.some((member) => member.id === user?.id) ?? false;
 
   return (
     <section
@@ -75,6 +80,11 @@ export function ChannelBar({ channelId }: { channelId: number }) {
               <RadioTower aria-hidden="true" />
               Talk mode
             </Button>
+          ) : null}
+          {channel?.talkMode === 'walkie' && isMember ? (
+            <Suspense fallback={null}>
+              <TransmissionsButton channel={channel} />
+            </Suspense>
           ) : null}
           <InviteButton channelId={channelId} />
         </div>

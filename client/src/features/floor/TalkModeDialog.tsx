@@ -17,6 +17,7 @@ import {
 } from '../../ui/Dialog';
 import { Input } from '../../ui/Input';
 import { Label } from '../../ui/Label';
+import { TRANSMISSION_TEXTS } from '../transmissions/transmission-texts';
 import { useSetTalkMode } from './useSetTalkMode';
 
 const OPTIONS: { mode: ChannelTalkMode; label: string; help: string }[] = [
@@ -52,10 +53,12 @@ export function TalkModeDialog({ channel, open, onOpenChange }: TalkModeDialogPr
 function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => void }) {
   const [mode, setMode] = useState<ChannelTalkMode>(channel.talkMode);
   const [seconds, setSeconds] = useState(String(channel.maxTransmissionSeconds));
+  const [keep, setKeep] = useState(channel.keepTransmissions);
   const [error, setError] = useState<string | null>(null);
   const save = useSetTalkMode(channel.id);
   const name = useId();
   const secondsId = useId();
+  const keepId = useId();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -66,7 +69,11 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
     }
     setError(null);
     save.mutate(
-      { talkMode: mode, ...(parsed.success ? { maxTransmissionSeconds: parsed.data } : {}) },
+      {
+        talkMode: mode,
+        ...(parsed.success ? { maxTransmissionSeconds: parsed.data } : {}),
+        ...(mode === 'walkie' ? { keepTransmissions: keep } : {}),
+      },
       { onSuccess: onDone },
     );
   };
@@ -118,6 +125,22 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
               {error}
             </p>
           ) : null}
+          <div className="mt-2 flex items-start gap-3">
+            <input
+              id={keepId}
+              type="checkbox"
+              checked={keep}
+              onChange={(event) => setKeep(event.target.checked)}
+              aria-describedby={`${keepId}-help`}
+              className="mt-1 size-4 accent-[var(--primary)]"
+            />
+            <div className="grid gap-0.5">
+              <Label htmlFor={keepId}>{TRANSMISSION_TEXTS.keep}</Label>
+              <p id={`${keepId}-help`} className="text-xs text-muted-foreground">
+                {TRANSMISSION_TEXTS.keepHelp}
+              </p>
+            </div>
+          </div>
         </div>
       ) : null}
       <DialogFooter>

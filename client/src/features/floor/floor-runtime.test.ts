@@ -16,6 +16,7 @@ const channel = (talkMode: Channel['talkMode']): Channel => ({
   name: 'Radio',
   createdBy: 'owner',
   memberCount: 3,
+  keepTransmissions: true,
   talkMode,
   maxTransmissionSeconds: 60,
 });

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { channelMembersKey, invalidateChannelQueries } from '../channels/channel-queries';
 import type { ChannelSocket } from '../realtime/channel-socket';
+import { transmissionsKey } from '../transmissions/transmission-queries';
 import { upsertMember } from './member-list';
 import type { PresenceStore } from './presence-store';
 
@@ -39,6 +40,13 @@ export function applyLivePushes(
         reason: change === 'channel_deleted' ? 'deleted' : 'removed',
       });
       channel.set(null);
+    }
+    if (change === 'transmissions_changed') {
+      // Only the kept transmissions changed (issue 17 item 2): "N missed" refreshes.
+      queryClient
+        .invalidateQueries({ queryKey: transmissionsKey(channelId) })
+        .catch((error: unknown) => console.error('Could not refresh transmissions', error));
+      return;
     }
     invalidateChannelQueries(queryClient, channelId).catch((error: unknown) =>
       console.error('Could not refresh channels after a change', error),

@@ -4,7 +4,11 @@ import {
   VOICE_CLOSE_CODES,
   VOICE_SIGNALLING_VERSION,
 } from '../../../../protocol/voice-signalling.js';
-import type { SfuParticipantEvent, SfuSpeakingEvent } from './sfu-events.js';
+import type {
+  SfuParticipantEvent,
+  SfuSpeakingEvent,
+  SfuTransmissionEvent,
+} from './sfu-events.js';
 import {
   opusPacketFactory,
   startSfuTestServer,
@@ -117,7 +121,7 @@ describe('forwarding', () => {
 
     const receivedPayloads: number[] = [];
     b.onRtp = (identity, rtp) => {
-      if (identity === aIdentity) receivedPayloads.push(rtp.payload.readUInt32BE(0));
+      if (identity === aIdentity) receivedPayloads.push(rtp.payload.readUInt32BE(1));
     };
     // Listeners' m-lines may still be negotiating; talk until they hear, then count a clean burst.
     const warmup = talk(a, 50);
@@ -202,6 +206,8 @@ describe('admin controls', () => {
     await a.waitFor(() => a.isPublishing, 10_000, 'publish slot a');
     await b.waitFor(() => b.isPublishing, 10_000, 'publish slot b');
     server.sfu.setFloor(room, { walkie: true, holderId: null });
+    const recorded: SfuTransmissionEvent[] = [];
+    const offRecorded = server.sfu.on('transmissionRecorded', (event) => recorded.push(event));
     const heard = (identity: string) => c.received.get(identity) ?? 0;
     const quietFor = async (ms: number) => {
       const before = [heard(aIdentity), heard(bIdentity)];
@@ -234,6 +240,20 @@ describe('admin controls', () => {
     expect(openA).toBeGreaterThan(10);
     expect(openB).toBeGreaterThan(10);
     await talking;
+    offRecorded();
+
+    // Each grant was one transmission, recorded from the holder's packets only (issue 17 item 2).
+    expect(recorded.map((r) => r.transmission.speakerId)).toEqual(['walkie-a', 'walkie-b']);
+    for (const { roomName, transmission, heardBy } of recorded) {
+      expect(roomName).toBe(room);
+      // Each held the floor for 0.4–0.8 s (the waits above) of 20 ms packets.
+      expect(transmission.durationMs).toBeGreaterThanOrEqual(300);
+      expect(transmission.durationMs).toBeLessThan(2_000);
+      expect(transmission.ogg.subarray(0, 4).toString('latin1')).toBe('OggS');
+      expect(heardBy.sort()).toEqual(
+        ['walkie-a', 'walkie-b', 'walkie-listener'].filter((u) => u !== transmission.speakerId),
+      );
+    }
   });
 
   it('disconnectUser closes the user’s socket and tells the others', async () => {

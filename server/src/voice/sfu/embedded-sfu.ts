@@ -16,6 +16,7 @@ import type { SfuLogger } from './sfu-logger.js';
 import { sfuPeerConfig, type SfuNetworkOptions } from './peer-config.js';
 import { SfuRoom } from './sfu-room.js';
 import { SfuSession } from './sfu-session.js';
+import { TransmissionRecording } from '../../transmissions/transmission-recording.js';
 
 /**
  * Real clients send a handful of messages per negotiation (an answer and their ICE candidates); a
@@ -106,6 +107,20 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
 
   /** Walkie-talkie rooms only, by room name: who holds the floor (null: nobody). */
   const floorByRoom = new Map<string, { holderId: string | null }>();
+  /** Walkie-talkie rooms whose floor is held: the holder's transmission being recorded. */
+  const recordings = new Map<string, TransmissionRecording>();
+
+  function finishRecording(roomName: string): void {
+    const recording = recordings.get(roomName);
+    if (!recording) return;
+    recordings.delete(roomName);
+    const transmission = recording.finish();
+    if (!transmission) return;
+    const heardBy = new Set<string>();
+    for (const session of rooms.get(roomName)?.sessions.values() ?? [])
+      if (session.userId !== transmission.speakerId) heardBy.add(session.userId);
+    events.emit('transmissionRecorded', { roomName, transmission, heardBy: [...heardBy] });
+  }
 
   const isMuted = (roomName: string, userId: string) =>
     mutedByRoom.get(roomName)?.has(userId) ?? false;
@@ -121,6 +136,12 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     const before = floorByRoom.get(roomName);
     if (floor.walkie) floorByRoom.set(roomName, { holderId: floor.holderId });
     else floorByRoom.delete(roomName);
+    // A transmission lasts while one holder keeps the floor (a join re-announces the same floor).
+    const holderId = floor.walkie ? floor.holderId : null;
+    if ((recordings.get(roomName)?.speakerId ?? null) !== holderId) {
+      finishRecording(roomName);
+      if (holderId) recordings.set(roomName, new TransmissionRecording(holderId));
+    }
     const room = rooms.get(roomName);
     if (!room) return;
     // Whoever may no longer be heard falls silent at once, as after an admin mute.
@@ -145,7 +166,11 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
     if (!room) {
-      room = new SfuRoom(name, (userId) => isHeld(name, userId), events, counters);
+      room = new SfuRoom(name, (userId) => isHeld(name, userId), events, counters, (s, rtp) => {
+        const recording = recordings.get(name);
+        if (recording?.speakerId === s.userId)
+          recording.push(rtp.header.ssrc, rtp.header.timestamp, rtp.payload);
+      });
       rooms.set(name, room);
     }
     return room;
@@ -440,6 +465,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
           endSession(session, VOICE_CLOSE_CODES.roomClosed, 'room closed');
       mutedByRoom.delete(roomName);
       floorByRoom.delete(roomName);
+      // The channel is gone: what was being said goes with it.
+      recordings.delete(roomName);
     },
     on: (name, listener) => events.on(name, listener),
     connectionIds: () => [...sessionsById.keys()],

@@ -1,3 +1,5 @@
+import type { FinishedTransmission } from '../../transmissions/transmission-recording.js';
+
 /** What the rest of the server learns from the SFU (presence, talking indicators, metering). */
 export interface SfuParticipantEvent {
   roomName: string;
@@ -21,10 +23,19 @@ export interface SfuSpeakingEvent extends SfuParticipantEvent {
   level: number;
 }
 
+/** Walkie-talkie: the floor moved on and the holder's transmission, as Ogg Opus, is complete. */
+export interface SfuTransmissionEvent {
+  roomName: string;
+  transmission: FinishedTransmission;
+  /** Who else was in the room when it ended: they heard it live. */
+  heardBy: string[];
+}
+
 export interface SfuEventMap {
   participantJoined: SfuConnectionEvent;
   participantLeft: SfuParticipantLeftEvent;
   speakingChanged: SfuSpeakingEvent;
+  transmissionRecorded: SfuTransmissionEvent;
 }
 
 type Listener<T> = (event: T) => void;
@@ -35,6 +46,7 @@ export class SfuEvents {
     participantJoined: new Set(),
     participantLeft: new Set(),
     speakingChanged: new Set(),
+    transmissionRecorded: new Set(),
   };
 
   constructor(private readonly onListenerError: (error: unknown) => void) {}

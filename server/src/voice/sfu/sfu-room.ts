@@ -28,6 +28,8 @@ export class SfuRoom {
     private readonly isMuted: (userId: string) => boolean,
     private readonly events: SfuEvents,
     private readonly counters: SfuCounters,
+    /** Sees every packet that is forwarded as speech (walkie-talkie rooms record the holder's). */
+    private readonly onForwarded?: (publisher: SfuSession, rtp: RtpPacket) => void,
   ) {
     this.silenceTimer = setInterval(() => this.reportSilence(), PACKET_SILENCE_MS / 2);
     this.silenceTimer.unref();
@@ -71,6 +73,7 @@ export class SfuRoom {
     const change = publisher.speaking.push(rtp.payload.length, now);
     if (change) this.reportSpeaking(publisher, change.speaking, change.level);
     this.forwardToOthers(publisher, rtp);
+    this.onForwarded?.(publisher, rtp);
   }
 
   /** Admin mute takes effect on the next packet; listeners' talking indicators drop at once. */

@@ -70,7 +70,9 @@ export function opusPacketFactory(
   let timestamp = 96_000;
   return (payloadBytes = 80, marker = 0) => {
     const payload = Buffer.alloc(payloadBytes, 0xab);
-    if (payloadBytes >= 4) payload.writeUInt32BE(marker >>> 0, 0);
+    // A real first byte (the TOC of one 20 ms CELT frame), so a recording knows each packet's length.
+    if (payloadBytes >= 1) payload[0] = 0xf8;
+    if (payloadBytes >= 5) payload.writeUInt32BE(marker >>> 0, 1);
     const packet = new RtpPacket(
       new RtpHeader({ payloadType: 111, sequenceNumber, timestamp, ssrc }),
       payload,

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { and, asc, desc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transmission, TransmissionsResponse } from '../../../protocol/transmissions.js';
+import { displayName } from '../../../protocol/user.js';
+import type { Database } from '../db/database.js';
+import { blocks, channelMembers, channels, transmissions, users } from '../db/schema.js';
+import type { FinishedTransmission } from './transmission-recording.js';
+
+export interface TransmissionStoreOptions {
+  db: Database;
+  /** Files live in `<dir>/<channelId>/<transmissionId>.ogg`. */
+  dir: string;
+  retentionHours: number;
+  maxBytesPerChannel: number;
+  log: FastifyBaseLogger;
+}
+
+type FileRef = { id: string; channelId: number };
+
+/**
+ * Kept walkie-talkie transmissions (issue 17 item 2): a row per transmission and its Ogg Opus file.
+ * The file is written before the row is committed and removed if the row is not, so a row always
+ * has its audio; a file whose row went (retention, size limit, deletions) is unlinked after commit.
+ */
+export class TransmissionStore {
+  constructor(private readonly options: TransmissionStoreOptions) {}
+
+  get retentionHours(): number {
+    return this.options.retentionHours;
+  }
+
+  private fileOf(ref: FileRef): string {
+    return join(this.options.dir, String(ref.channelId), `${ref.id}.ogg`);
+  }
+
+  /**
+   * Keeps a finished transmission when its channel is a walkie-talkie channel that keeps them and
+   * the speaker is still a member; the channel's oldest go when it passes its size limit.
+   * Returns whether it was kept.
+   */
+  async keep(
+    channelId: number,
+    transmission: FinishedTransmission,
+    heardBy: string[],
+  ): Promise<boolean> {
+    const { db, maxBytesPerChannel } = this.options;
+    const [channel] = await db
+      .select({ talkMode: channels.talkMode, keep: channels.keepTransmissions })
+      .from(channels)
+      .innerJoin(channelMembers, eq(channelMembers.channelId, channels.id))
+      .where(and(eq(channels.id, channelId), eq(channelMembers.userId, transmission.speakerId)))
+      .limit(1);
+    if (!channel || channel.talkMode !== 'walkie' || !channel.keep) return false;
+    const bytes = transmission.ogg.length;
+    if (bytes > maxBytesPerChannel) return false;
+
+    const ref = { id: randomUUID(), channelId };
+    const file = this.fileOf(ref);
+    await mkdir(join(this.options.dir, String(channelId)), { recursive: true });
+    await writeFile(`${file}.part`, transmission.ogg, { mode: 0o600 });
+    await rename(`${file}.part`, file);
+    let evicted: FileRef[];
+    try {
+      evicted = await db.transaction(async (tx) => {
+        await tx.insert(transmissions).values({
+          id: ref.id,
+          channelId,
+          speakerId: transmission.speakerId,
+          startedAt: transmission.startedAt,
+          durationMs: transmission.durationMs,
+          bytes,
+          heardBy,
+        });
+        // Newest first: everything past the limit goes, oldest first.
+        const rows = await tx
+          .select({ id: transmissions.id, bytes: transmissions.bytes })
+          .from(transmissions)
+          .where(eq(transmissions.channelId, channelId))
+          .orderBy(desc(transmissions.startedAt), desc(transmissions.id));
+        let total = 0;
+        const over: string[] = [];
+        for (const row of rows) {
+          total += row.bytes;
+          if (total > maxBytesPerChannel) over.push(row.id);
+        }
+        if (over.length > 0) await tx.delete(transmissions).where(inArray(transmissions.id, over));
+        return over.map((id) => ({ id, channelId }));
+      });
+    } catch (error) {
+      await unlink(file).catch(() => undefined);
+      throw error;
+    }
+    await this.unlinkAll(evicted);
+    return true;
+  }
+
+  /** The channel's kept transmissions, oldest first, and which of them the user missed. */
+  async list(channelId: number, userId: string, now = new Date()): Promise<TransmissionsResponse> {
+    const { db } = this.options;
+    const [member] = await db
+      .select({ joinedAt: channelMembers.joinedAt, seenAt: channelMembers.transmissionsSeenAt })
+      .from(channelMembers)
+      .where(and(eq(channelMembers.channelId, channelId), eq(channelMembers.userId, userId)))
+      .limit(1);
+    const rows = await db
+      .select({ row: transmissions, speaker: users })
+      .from(transmissions)
+      .innerJoin(users, eq(users.id, transmissions.speakerId))
+      .where(
+        and(
+          eq(transmissions.channelId, channelId),
+          gt(transmissions.startedAt, this.cutoff(now)),
+          // Someone the caller blocked is not heard live (DESIGN §3), nor replayed.
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(blocks)
+              .where(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, transmissions.speakerId))),
+          ),
+        ),
+      )
+      .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
+    const seenAfter = member ? (member.seenAt ?? member.joinedAt) : now;
+    const list: Transmission[] = rows.map(({ row, speaker }) => ({
+      id: row.id,
+      speaker: { id: speaker.id, name: displayName(speaker) },
+      startedAt: row.startedAt.toISOString(),
+      durationMs: row.durationMs,
+      missed:
+        row.speakerId !== userId && !row.heardBy.includes(userId) && row.startedAt > seenAfter,
+    }));
+    return {
+      transmissions: list,
+      missed: list.filter((t) => t.missed).length,
+      retentionHours: this.options.retentionHours,
+    };
+  }
+
+  /** The audio file of a kept transmission of the channel, or null. */
+  async audioFile(channelId: number, transmissionId: string, now = new Date()): Promise<string | null> {
+    const [row] = await this.options.db
+      .select({ id: transmissions.id })
+      .from(transmissions)
+      .where(
+        and(
+          eq(transmissions.id, transmissionId),
+          eq(transmissions.channelId, channelId),
+          gt(transmissions.startedAt, this.cutoff(now)),
+        ),
+      )
+      .limit(1);
+    return row ? this.fileOf({ id: row.id, channelId }) : null;
+  }
+
+  /** The user has seen (or played) everything said so far: "N missed" starts again from zero. */
+  async markSeen(channelId: number, userId: string, now = new Date()): Promise<void> {
+    await this.options.db
+      .update(channelMembers)
+      .set({ transmissionsSeenAt: now })
+      .where(and(eq(channelMembers.channelId, channelId), eq(channelMembers.userId, userId)));
+  }
+
+  /** Retention: everything older than the window goes, rows first. Returns the channels touched. */
+  async deleteExpired(now = new Date()): Promise<number[]> {
+    const gone = await this.options.db
+      .delete(transmissions)
+      .where(lt(transmissions.startedAt, this.cutoff(now)))
+      .returning({ id: transmissions.id, channelId: transmissions.channelId });
+    await this.unlinkAll(gone);
+    return [...new Set(gone.map((ref) => ref.channelId))];
+  }
+
+  /** The channel's admin turned keeping off: what was kept goes too. */
+  async deleteOfChannel(channelId: number): Promise<number> {
+    const gone = await this.options.db
+      .delete(transmissions)
+      .where(eq(transmissions.channelId, channelId))
+      .returning({ id: transmissions.id, channelId: transmissions.channelId });
+    await this.unlinkAll(gone);
+    return gone.length;
+  }
+
+  /** The channel was deleted (its rows went with it): its folder goes. */
+  async channelDeleted(channelId: number): Promise<void> {
+    await rm(join(this.options.dir, String(channelId)), { recursive: true, force: true });
+  }
+
+  /**
+   * What an account deletion will take with it (their own transmissions, and every transmission of
+   * the channels they created): read before the rows cascade away, unlinked after.
+   */
+  async filesOfUser(userId: string): Promise<FileRef[]> {
+    return this.options.db
+      .select({ id: transmissions.id, channelId: transmissions.channelId })
+      .from(transmissions)
+      .innerJoin(channels, eq(channels.id, transmissions.channelId))
+      .where(or(eq(transmissions.speakerId, userId), eq(channels.createdBy, userId)));
+  }
+
+  async unlinkAll(refs: FileRef[]): Promise<void> {
+    for (const ref of refs) {
+      await unlink(this.fileOf(ref)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT')
+          this.options.log.error({ err: error, transmissionId: ref.id }, 'transmission file not deleted');
+      });
+    }
+  }
+
+  private cutoff(now: Date): Date {
+    return new Date(now.getTime() - this.options.retentionHours * 3_600_000);
+  }
+}

@@ -1,0 +1,48 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../protocol/api-paths.js';
+import { channelParamsSchema } from '../../../protocol/channels.js';
+import type { MessageResponse } from '../../../protocol/responses.js';
+import {
+  transmissionParamsSchema,
+  type TransmissionsResponse,
+} from '../../../protocol/transmissions.js';
+import { requireChannelMember } from '../access/channel-guards.js';
+import { notFound } from '../http/errors.js';
+
+/**
+ * Missed transmissions (issue 17 item 2): a walkie-talkie channel's kept transmissions, their audio,
+ * and "seen". Only the channel's current members may list or fetch them (not even a superadmin
+ * who is not a member: it is what members said to each other).
+ */
+export function registerTransmissionRoutes(app: FastifyInstance): void {
+  const { ctx } = app;
+
+  app.get(API_PATHS.channelTransmissions, async (request) => {
+    const { id } = channelParamsSchema.parse(request.params);
+    const { user } = await requireChannelMember(request, id);
+    return (await ctx.transmissions.list(id, user.id)) satisfies TransmissionsResponse;
+  });
+
+  app.get(API_PATHS.channelTransmissionAudio, async (request, reply) => {
+    const { id, transmissionId } = transmissionParamsSchema.parse(request.params);
+    await requireChannelMember(request, id);
+    const file = await ctx.transmissions.audioFile(id, transmissionId);
+    const size = file ? await stat(file).then((s) => s.size, () => null) : null;
+    if (!file || size === null) throw notFound('Transmission not found');
+    return reply
+      .header('Content-Type', 'audio/ogg; codecs=opus')
+      .header('Content-Length', size)
+      // Removed members must not keep a copy in their cache.
+      .header('Cache-Control', 'private, no-store')
+      .send(createReadStream(file));
+  });
+
+  app.post(API_PATHS.channelTransmissionsRead, async (request) => {
+    const { id } = channelParamsSchema.parse(request.params);
+    const { user } = await requireChannelMember(request, id);
+    await ctx.transmissions.markSeen(id, user.id);
+    return { message: 'Marked as seen' } satisfies MessageResponse;
+  });
+}
