@@ -223,11 +223,20 @@ function marginal(rows: Row[]): number {
   return sxy / sxx;
 }
 
+const lossPct = (row: Row) =>
+  row.expected > 0 ? (1 - row.received / row.expected) * 100 : Number.NaN;
+/**
+ * Above this loss at some N, the machine could not carry that step (on a small machine the werift
+ * listeners, which decrypt in JavaScript, run out of CPU before any server does): its CPU figures
+ * measure a starved server, so the step is left out of every server's fit.
+ */
+const SATURATED_LOSS_PCT = 1;
+
 function describe(row: Row): string {
   const active = activePct(row);
   const idle = idlePct(row);
   const perStream = (active - idle) / row.listeners;
-  const loss = row.expected > 0 ? (1 - row.received / row.expected) * 100 : Number.NaN;
+  const loss = lossPct(row);
   return [
     row.server.label.padEnd(8),
     `N ${String(row.listeners).padStart(3)}`,
@@ -334,15 +343,29 @@ try {
     await sleep(2_000);
   }
 
-  console.log(
-    '\nSFU comparison (one talker, 50 packets/s of 80-byte Opus, loopback, ABBA-interleaved):',
-  );
+  if (rows.length > 0) {
+    console.log(
+      '\nSFU comparison (one talker, 50 packets/s of 80-byte Opus, loopback, ABBA-interleaved):',
+    );
+  }
   for (const row of rows) console.log(`  ${describe(row)}`);
+  const saturated = new Set(
+    rows.filter((r) => !(lossPct(r) <= SATURATED_LOSS_PCT)).map((r) => r.listeners),
+  );
+  const fitted = STEPS.filter((n) => !saturated.has(n));
+  if (saturated.size > 0)
+    console.log(
+      `  N = ${[...saturated].join(', ')}: loss above ${SATURATED_LOSS_PCT} % at some server, so this machine could not carry the step; left out of every fit (fitted over N = ${fitted.join(', ')})`,
+    );
   const slopes = new Map(
-    servers.map((s) => [s.kind, marginal(rows.filter((r) => r.server === s))]),
+    servers.map((s) => [
+      s.kind,
+      marginal(rows.filter((r) => r.server === s && !saturated.has(r.listeners))),
+    ]),
   );
   for (const server of servers) {
     const slope = slopes.get(server.kind)!;
+    if (Number.isNaN(slope)) continue;
     console.log(
       `  ${server.label}: ${slope.toFixed(4)} % of a core per forwarded stream (least-squares slope over N) → ${Math.floor(100 / slope)} streams per core`,
     );
@@ -351,9 +374,9 @@ try {
   if (builtIn !== undefined) {
     const janus = slopes.get('janus');
     const livekit = slopes.get('livekit');
-    if (janus !== undefined)
+    if (janus !== undefined && !Number.isNaN(builtIn / janus))
       console.log(`built-in/Janus per-stream CPU ratio: ${(builtIn / janus).toFixed(2)}`);
-    if (livekit !== undefined)
+    if (livekit !== undefined && !Number.isNaN(builtIn / livekit))
       console.log(`built-in/LiveKit per-stream CPU ratio: ${(builtIn / livekit).toFixed(2)}`);
   }
 
