@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { channelIdSchema } from './channels.js';
 
 /**
  * Missed transmissions (issue 17 item 2): a walkie-talkie channel keeps each transmission (who
@@ -10,7 +11,7 @@ export const transmissionIdSchema = z.string().uuid();
 
 /** `/api/channels/{id}/transmissions/{transmissionId}/audio` */
 export const transmissionParamsSchema = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: channelIdSchema,
   transmissionId: transmissionIdSchema,
 });
 

@@ -21,6 +21,7 @@ import { meterEmbeddedVoice } from './usage/voice-metering.js';
 import { createVoice } from './voice/voice.js';
 import { FloorService } from './floor/floor-service.js';
 import { keepEmbeddedTransmissions } from './transmissions/keep-transmissions.js';
+import { LiveKitTransmissions } from './transmissions/livekit-transmissions.js';
 import { TransmissionStore } from './transmissions/transmission-store.js';
 import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floor-store.js';
 
@@ -84,16 +85,36 @@ export async function compose({
     ? new RedisFloorStore(config.redisUrl, config.redisPrefix, onRedisError)
     : new MemoryFloorStore();
   const voice = await createVoice(config, db, bus, log, floorStore);
+  // REST changes reach the sockets through the bus; the audio was told inside their transaction
+  // (admin mute, removal, deletion call `voice.provider`), so a voice server that fails refuses them.
+  const channelEvents = busChannelEvents(bus, db, log);
+  const transmissions = new TransmissionStore({
+    db,
+    ...config.transmissions,
+    log: log.child({ feature: 'transmissions' }),
+  });
+  // Walkie-talkie recording: the built-in SFU records what it forwards; with LiveKit, a hidden
+  // listen-only participant of the granting instance does (decision 024).
+  const livekitTransmissions =
+    voice.provider.name === 'LiveKit' && voice.provider.configured
+      ? new LiveKitTransmissions({
+          config,
+          bus,
+          store: transmissions,
+          channelEvents,
+          log: log.child({ feature: 'transmissions' }),
+        })
+      : undefined;
   const floor = new FloorService({
     db,
     store: floorStore,
     bus,
     provider: () => voice.provider,
     log: log.child({ feature: 'floor' }),
+    onGranted: livekitTransmissions
+      ? (channelId, holderId) => livekitTransmissions.granted(channelId, holderId)
+      : undefined,
   });
-  // REST changes reach the sockets through the bus; the audio was told inside their transaction
-  // (admin mute, removal, deletion call `voice.provider`), so a voice server that fails refuses them.
-  const channelEvents = busChannelEvents(bus, db, log);
   const calls = new CallService({
     db,
     bus,
@@ -114,11 +135,6 @@ export async function compose({
     }
   });
   const stopMetering = voice.sfu ? meterEmbeddedVoice(voice.sfu, db, log) : () => undefined;
-  const transmissions = new TransmissionStore({
-    db,
-    ...config.transmissions,
-    log: log.child({ feature: 'transmissions' }),
-  });
   const stopKeeping = voice.sfu
     ? keepEmbeddedTransmissions(voice.sfu, transmissions, channelEvents, log)
     : () => undefined;
@@ -163,6 +179,7 @@ export async function compose({
       stopKeeping();
       calls.close();
       floor.close();
+      await livekitTransmissions?.close();
       presence.close();
       await sockets.close();
       await userMessages.close();

@@ -35,6 +35,8 @@ export class FloorService {
       bus: Bus;
       provider: () => VoiceProvider;
       log: FastifyBaseLogger;
+      /** This instance granted the floor (LiveKit records the transmission from here on). */
+      onGranted?: (channelId: number, holderId: string) => void;
     },
   ) {}
 
@@ -80,6 +82,7 @@ export class FloorService {
     timer.unref();
     this.holds.set(grant.grantId, { channelId, grant, socketId: socket.id, timer });
     await this.tellVoice(channelId, grant.holderId, previous?.holderId ?? null);
+    this.deps.onGranted?.(channelId, grant.holderId);
     const ended = previous && previous.holderId !== grant.holderId ? 'cut_in' : undefined;
     await this.announce(channelId, grant, ended);
   }

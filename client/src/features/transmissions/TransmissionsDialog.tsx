@@ -81,11 +81,15 @@ function TransmissionsPanel({ channel }: { channel: Channel }) {
     player?.getSnapshot ?? (() => IDLE_SNAPSHOT),
   );
   const missed = list.data?.missed ?? 0;
-  const { mutate: markSeenNow, isPending: marking } = markSeen;
+  const { mutate: markSeenNow } = markSeen;
   // Opening the list is seeing it: the count starts again from zero (the badges stay until closed).
+  // Once per opening: a failed attempt is not retried in a loop (the count stays, as it should).
+  const marked = useRef(false);
   useEffect(() => {
-    if (missed > 0 && !marking) markSeenNow();
-  }, [missed, marking, markSeenNow]);
+    if (missed === 0 || marked.current) return;
+    marked.current = true;
+    markSeenNow();
+  }, [missed, markSeenNow]);
 
   const items = list.data?.transmissions ?? [];
   const current = snapshot.status === 'idle' ? undefined : snapshot.queue[snapshot.index];
@@ -171,7 +175,7 @@ function TransmissionsPanel({ channel }: { channel: Channel }) {
         </p>
       ) : (
         <ol className="grid gap-2" aria-label={TRANSMISSION_TEXTS.listLabel}>
-          {items.map((t, i) => {
+          {items.map((t) => {
             const playing = current?.id === t.id;
             return (
               <li
@@ -186,7 +190,7 @@ function TransmissionsPanel({ channel }: { channel: Channel }) {
                   size="icon"
                   variant={playing ? 'default' : 'outline'}
                   aria-label={TRANSMISSION_TEXTS.playOne(t.speaker.name, formatTime(t.startedAt))}
-                  onClick={() => player?.play(queue(items), i)}
+                  onClick={() => player?.play(queue([t]))}
                   disabled={!player}
                 >
                   <Play aria-hidden="true" />

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { AccessToken } from 'livekit-server-sdk';
+import { floorStateSchema } from '../../../protocol/floor.js';
+import { userIdFromIdentity } from '../../../protocol/voice-signalling.js';
+import type { Config } from '../config/config.js';
+import { channelTopic, type Bus } from '../realtime/bus.js';
+import type { ChannelEvents } from '../realtime/channel-events.js';
+import { LiveKitSubscriber } from '../voice/livekit/livekit-subscriber.js';
+import { livekitRoomName } from '../voice/livekit/livekit-rooms.js';
+import { TransmissionRecording } from './transmission-recording.js';
+import type { TransmissionStore } from './transmission-store.js';
+
+/** A recorder leaves a room this long after its last transmission. */
+const IDLE_LEAVE_MS = 120_000;
+
+interface RoomRecorder {
+  channelId: number;
+  subscriber: Promise<LiveKitSubscriber | null>;
+  recording: TransmissionRecording | null;
+  unsubscribe: Promise<() => Promise<void>>;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Walkie-talkie recording with LiveKit (decision 024): the instance that grants the floor records
+ * the transmission with a hidden, listen-only participant of its own in the room (a werift peer
+ * that keeps LiveKit's Opus packets as they are). The recording ends when the floor moves on —
+ * seen on the bus, so a cut-in granted by another instance ends it too — and is kept like the
+ * built-in SFU's. The participant's identity has no user id in it, so metering and the floor
+ * ignore it; it leaves after two idle minutes.
+ */
+export class LiveKitTransmissions {
+  private readonly rooms = new Map<number, RoomRecorder>();
+  /** Unique per instance: several instances may each have a recorder in one room. */
+  private readonly identity = `chirp_recorder_${randomBytes(4).toString('hex')}`;
+
+  constructor(
+    private readonly deps: {
+      config: Config;
+      bus: Bus;
+      store: TransmissionStore;
+      channelEvents: ChannelEvents;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /** This instance granted the floor in a walkie-talkie channel: record the holder from now on. */
+  granted(channelId: number, holderId: string): void {
+    const room = this.rooms.get(channelId) ?? this.open(channelId);
+    if (room.recording?.speakerId === holderId) return;
+    this.finish(room);
+    clearTimeout(room.idleTimer);
+    room.recording = new TransmissionRecording(holderId);
+  }
+
+  async close(): Promise<void> {
+    for (const room of [...this.rooms.values()]) await this.leave(room);
+  }
+
+  private open(channelId: number): RoomRecorder {
+    const room: RoomRecorder = {
+      channelId,
+      recording: null,
+      idleTimer: undefined,
+      subscriber: this.join(channelId).catch((error: unknown) => {
+        this.deps.log.error({ err: error, channelId }, 'LiveKit recorder could not join');
+        return null;
+      }),
+      unsubscribe: this.deps.bus.subscribe(channelTopic(channelId), (message) => {
+        const state = floorStateSchema.safeParse(message);
+        if (!state.success || !room.recording) return;
+        if ((state.data.holder?.id ?? null) !== room.recording.speakerId) this.finish(room);
+      }),
+    };
+    this.rooms.set(channelId, room);
+    return room;
+  }
+
+  private async join(channelId: number): Promise<LiveKitSubscriber> {
+    const { url, apiKey, apiSecret, roomPrefix } = this.deps.config.voice.livekit;
+    const roomName = livekitRoomName(roomPrefix, channelId);
+    const token = new AccessToken(apiKey, apiSecret, { identity: this.identity, ttl: '24h' });
+    token.addGrant({
+      roomJoin: true,
+      room: roomName,
+      canSubscribe: true,
+      canPublish: false,
+      canPublishData: false,
+      hidden: true,
+    });
+    return LiveKitSubscriber.join(
+      url!,
+      await token.toJwt(),
+      (identity, rtp) => {
+        const recording = this.rooms.get(channelId)?.recording;
+        if (recording && userIdFromIdentity(identity) === recording.speakerId)
+          recording.push(rtp.header.ssrc, rtp.header.timestamp, rtp.payload);
+      },
+      (error) => this.deps.log.warn({ err: error, channelId }, 'LiveKit recorder signalling'),
+    );
+  }
+
+  private finish(room: RoomRecorder): void {
+    const recording = room.recording;
+    if (!recording) return;
+    room.recording = null;
+    room.idleTimer = setTimeout(() => {
+      this.leave(room).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'LiveKit recorder did not leave cleanly'),
+      );
+    }, IDLE_LEAVE_MS);
+    room.idleTimer.unref();
+    const transmission = recording.finish();
+    if (!transmission) return;
+    void room.subscriber.then(async (subscriber) => {
+      const heardBy = new Set<string>();
+      for (const identity of subscriber?.participants() ?? []) {
+        const userId = userIdFromIdentity(identity);
+        if (userId && userId !== transmission.speakerId) heardBy.add(userId);
+      }
+      try {
+        const kept = await this.deps.store.keep(room.channelId, transmission, [...heardBy]);
+        if (kept)
+          this.deps.channelEvents.publish({ type: 'transmissions_changed', channelId: room.channelId });
+      } catch (error) {
+        this.deps.log.error({ err: error, channelId: room.channelId }, 'transmission not kept');
+      }
+    });
+  }
+
+  private async leave(room: RoomRecorder): Promise<void> {
+    clearTimeout(room.idleTimer);
+    if (this.rooms.get(room.channelId) === room) this.rooms.delete(room.channelId);
+    await (await room.unsubscribe)();
+    await (await room.subscriber)?.close();
+  }
+}
