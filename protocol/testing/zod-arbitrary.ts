@@ -73,6 +73,7 @@ function stringArbitrary(def: Def): fc.Arbitrary<string> {
     const part = fc.stringMatching(/^[a-z0-9]{1,20}$/);
     return fc.tuple(part, part).map(([local, domain]) => `${local}@${domain}.example`).filter((s) => s.length <= max);
   }
+  if (format === 'uuid') return fc.uuid();
   if (format === 'url') return fc.webUrl().filter((s) => s.length >= min && s.length <= Math.max(max, 2048));
   if (pattern) return fc.stringMatching(pattern).filter((s) => s.length >= min && s.length <= max);
   return fc

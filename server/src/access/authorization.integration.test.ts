@@ -388,6 +388,25 @@ const ROWS: Record<string, Row> = {
     json: () => ({ talkMode: 'walkie' }),
     statuses: signedIn(404),
   },
+  // Issue 17 item 2: kept transmissions are for the channel's current members only.
+  'GET /api/channels/{id}/transmissions': {
+    kind: 'rest',
+    route: 'GET /api/channels/:id/transmissions',
+    path: (f) => `/api/channels/${f.channelId}/transmissions`,
+    statuses: members(200, 403),
+  },
+  'GET /api/channels/{id}/transmissions/{unknown}/audio': {
+    kind: 'rest',
+    route: 'GET /api/channels/:id/transmissions/:transmissionId/audio',
+    path: (f) => `/api/channels/${f.channelId}/transmissions/${randomUUID()}/audio`,
+    statuses: members(404, 403),
+  },
+  'POST /api/channels/{id}/transmissions/read': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/transmissions/read',
+    path: (f) => `/api/channels/${f.channelId}/transmissions/read`,
+    statuses: members(200, 403),
+  },
   'DELETE /api/channels/{missing}': {
     kind: 'rest',
     route: 'DELETE /api/channels/:id',

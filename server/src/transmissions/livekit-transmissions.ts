@@ -13,13 +13,21 @@ import type { TransmissionStore } from './transmission-store.js';
 
 /** A recorder leaves a room this long after its last transmission. */
 const IDLE_LEAVE_MS = 120_000;
+/**
+ * No floor lasts longer than the longest maximum transmission (300 s): a recording still open
+ * after this missed its end (the channel was deleted under it) and is finished.
+ */
+const RECORDING_LIMIT_MS = 310_000;
 
 interface RoomRecorder {
   channelId: number;
+  /** Not connected to the room any more (the join failed, or LiveKit closed it). */
+  readonly gone: boolean;
   subscriber: Promise<LiveKitSubscriber | null>;
   recording: TransmissionRecording | null;
   unsubscribe: Promise<() => Promise<void>>;
   idleTimer: NodeJS.Timeout | undefined;
+  limitTimer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -47,11 +55,26 @@ export class LiveKitTransmissions {
 
   /** This instance granted the floor in a walkie-talkie channel: record the holder from now on. */
   granted(channelId: number, holderId: string): void {
-    const room = this.rooms.get(channelId) ?? this.open(channelId);
+    let room = this.rooms.get(channelId);
+    if (room?.gone) {
+      // The last join failed, or LiveKit closed the room meanwhile: join afresh.
+      this.leave(room).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'LiveKit recorder did not leave cleanly'),
+      );
+      room = undefined;
+    }
+    room ??= this.open(channelId);
     if (room.recording?.speakerId === holderId) return;
     this.finish(room);
     clearTimeout(room.idleTimer);
-    room.recording = new TransmissionRecording(holderId);
+    const recording = new TransmissionRecording(holderId);
+    room.recording = recording;
+    const recorder = room;
+    clearTimeout(room.limitTimer);
+    room.limitTimer = setTimeout(() => {
+      if (recorder.recording === recording) this.finish(recorder);
+    }, RECORDING_LIMIT_MS);
+    room.limitTimer.unref();
   }
 
   async close(): Promise<void> {
@@ -59,14 +82,22 @@ export class LiveKitTransmissions {
   }
 
   private open(channelId: number): RoomRecorder {
+    let connected: LiveKitSubscriber | null | undefined;
     const room: RoomRecorder = {
       channelId,
+      get gone() {
+        return connected === null || (connected?.isClosed ?? false);
+      },
       recording: null,
       idleTimer: undefined,
-      subscriber: this.join(channelId).catch((error: unknown) => {
-        this.deps.log.error({ err: error, channelId }, 'LiveKit recorder could not join');
-        return null;
-      }),
+      limitTimer: undefined,
+      subscriber: this.join(channelId).then(
+        (subscriber) => (connected = subscriber),
+        (error: unknown) => {
+          this.deps.log.error({ err: error, channelId }, 'LiveKit recorder could not join');
+          return (connected = null);
+        },
+      ),
       unsubscribe: this.deps.bus.subscribe(channelTopic(channelId), (message) => {
         const state = floorStateSchema.safeParse(message);
         if (!state.success || !room.recording) return;
@@ -105,6 +136,7 @@ export class LiveKitTransmissions {
     const recording = room.recording;
     if (!recording) return;
     room.recording = null;
+    clearTimeout(room.limitTimer);
     room.idleTimer = setTimeout(() => {
       this.leave(room).catch((error: unknown) =>
         this.deps.log.warn({ err: error }, 'LiveKit recorder did not leave cleanly'),
@@ -131,6 +163,7 @@ export class LiveKitTransmissions {
 
   private async leave(room: RoomRecorder): Promise<void> {
     clearTimeout(room.idleTimer);
+    clearTimeout(room.limitTimer);
     if (this.rooms.get(room.channelId) === room) this.rooms.delete(room.channelId);
     await (await room.unsubscribe)();
     await (await room.subscriber)?.close();

@@ -67,6 +67,7 @@ describe('CreateChannelForm', () => {
       memberCount: 1,
       talkMode: 'open',
       maxTransmissionSeconds: 60,
+      keepTransmissions: true,
     };
     const calls = serve(() => Response.json(channel, { status: 201 }));
     const { input, submit, onCreated } = renderForm();

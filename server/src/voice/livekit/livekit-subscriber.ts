@@ -83,6 +83,11 @@ export class LiveKitSubscriber {
     return subscriber;
   }
 
+  /** Whether LiveKit closed the connection (the room was deleted, or the server went away). */
+  get isClosed(): boolean {
+    return this.closed || this.ws.readyState === WebSocket.CLOSED;
+  }
+
   /** Identities of everyone else in the room now. */
   participants(): string[] {
     return [...this.identities.values()];
