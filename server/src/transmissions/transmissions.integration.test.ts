@@ -3,23 +3,20 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransmissionsResponse } from '../../../protocol/transmissions.js';
-import { TestClient, signInBuiltIn } from '../testing/http-client.js';
-import { claimServer } from '../testing/owner.js';
+import {
+  addToChannel,
+  createChannel as createPlainChannel,
+  signIn,
+  signInOwner,
+  type Person,
+} from '../access/testing/people.js';
+import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TransmissionRecording } from './transmission-recording.js';
 
-interface Person {
-  client: TestClient;
-  id: string;
-}
-
-async function person(server: TestServer, name: string): Promise<Person> {
-  const client = new TestClient(server.baseUrl);
-  await signInBuiltIn(client, { name, email: `${name.toLowerCase().replace(/\s/g, '.')}@example.com` });
-  const me = (await (await client.request('/api/auth/user')).json()) as { id: string };
-  return { client, id: me.id };
-}
+const person = (server: TestServer, name: string) =>
+  signIn(server, name, `${name.toLowerCase().replace(/\s/g, '.')}@example.com`);
 
 /** A finished transmission of `seconds` of 20 ms frames, as the SFU's recorder makes it. */
 function spoken(speakerId: string, seconds: number, startedAt = new Date(), fill = 0x11) {
@@ -48,15 +45,8 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
   let channelId: number;
 
   const createChannel = async (name: string, members: Person[]) => {
-    const created = await owner.client.request('/api/channels', { method: 'POST', json: { name } });
-    const id = ((await created.json()) as { id: number }).id;
-    for (const member of members) {
-      const added = await owner.client.request(`/api/channels/${id}/members`, {
-        method: 'POST',
-        json: { userId: member.id },
-      });
-      expect(added.status).toBeLessThan(300);
-    }
+    const id = await createPlainChannel(owner, name);
+    for (const member of members) await addToChannel(owner, id, member);
     const walkie = await owner.client.request(`/api/channels/${id}/talk-mode`, {
       method: 'PUT',
       json: { talkMode: 'walkie' },
@@ -74,8 +64,7 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    owner = await person(server, 'Olive Owner');
-    await claimServer(server, owner.client);
+    owner = await signInOwner(server, 'Olive Owner', 'olive.owner@example.com');
     ava = await person(server, 'Ava Talker');
     ben = await person(server, 'Ben Away');
     mallory = await person(server, 'Mallory Outsider');
@@ -218,10 +207,8 @@ describe.each(testDatabases())('the size limit per channel on $name', (database)
   });
 
   it('drops the oldest transmissions first when a channel passes its limit', async () => {
-    const owner = await person(server, 'Olive Owner');
-    await claimServer(server, owner.client);
-    const created = await owner.client.request('/api/channels', { method: 'POST', json: { name: 'Busy' } });
-    const id = ((await created.json()) as { id: number }).id;
+    const owner = await signInOwner(server, 'Olive Owner', 'olive.owner@example.com');
+    const id = await createPlainChannel(owner, 'Busy');
     await owner.client.request(`/api/channels/${id}/talk-mode`, { method: 'PUT', json: { talkMode: 'walkie' } });
     const start = Date.now() - 60_000;
     for (let n = 0; n < 5; n++) {
