@@ -226,11 +226,15 @@ function marginal(rows: Row[]): number {
 const lossPct = (row: Row) =>
   row.expected > 0 ? (1 - row.received / row.expected) * 100 : Number.NaN;
 /**
- * Above this loss at some N, the machine could not carry that step (on a small machine the werift
- * listeners, which decrypt in JavaScript, run out of CPU before any server does): its CPU figures
- * measure a starved server, so the step is left out of every server's fit.
+ * Above this loss, or this median delay, at some server at some N, the machine could not carry that
+ * step (on a small machine the werift listeners, which decrypt in JavaScript, run out of CPU before
+ * the servers do, and packets queue): its CPU figures measure a starved server, so the step is left
+ * out of every server's fit. Its rows are still printed.
  */
 const SATURATED_LOSS_PCT = 1;
+const SATURATED_DELAY_P50_MS = 100;
+const saturatedStep = (row: Row) =>
+  !(lossPct(row) <= SATURATED_LOSS_PCT) || row.delays.percentileMs(50) > SATURATED_DELAY_P50_MS;
 
 function describe(row: Row): string {
   const active = activePct(row);
@@ -349,13 +353,11 @@ try {
     );
   }
   for (const row of rows) console.log(`  ${describe(row)}`);
-  const saturated = new Set(
-    rows.filter((r) => !(lossPct(r) <= SATURATED_LOSS_PCT)).map((r) => r.listeners),
-  );
+  const saturated = new Set(rows.filter(saturatedStep).map((r) => r.listeners));
   const fitted = STEPS.filter((n) => !saturated.has(n));
   if (saturated.size > 0)
     console.log(
-      `  N = ${[...saturated].join(', ')}: loss above ${SATURATED_LOSS_PCT} % at some server, so this machine could not carry the step; left out of every fit (fitted over N = ${fitted.join(', ')})`,
+      `  N = ${[...saturated].join(', ')}: loss above ${SATURATED_LOSS_PCT} % or median delay above ${SATURATED_DELAY_P50_MS} ms at some server, so this machine could not carry the step; left out of every fit (fitted over N = ${fitted.join(', ')})`,
     );
   const slopes = new Map(
     servers.map((s) => [
