@@ -144,7 +144,14 @@ export class LiveKitTransmissions {
     }, IDLE_LEAVE_MS);
     room.idleTimer.unref();
     const transmission = recording.finish();
-    if (!transmission) return;
+    if (!transmission) {
+      // Diagnostics: under load (CI) a LiveKit recording sometimes got too little audio to keep.
+      this.deps.log.warn(
+        { channelId: room.channelId, recordedMs: recording.durationMs, gone: room.gone },
+        'LiveKit transmission too short to keep',
+      );
+      return;
+    }
     void room.subscriber.then(async (subscriber) => {
       const heardBy = new Set<string>();
       for (const identity of subscriber?.participants() ?? []) {

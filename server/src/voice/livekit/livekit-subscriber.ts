@@ -51,6 +51,10 @@ export class LiveKitSubscriber {
     this.ws.binaryType = 'nodebuffer';
     this.ws.on('error', (error) => this.onError(error));
     this.pc.onIceCandidate.subscribe((candidate) => this.trickle(candidate));
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (state === 'failed' || state === 'disconnected')
+        this.onError(new Error(`LiveKit subscriber connection ${state}`));
+    });
     // LiveKit recycles a subscriber m-line for the next track (a walkie-talkie talker publishes
     // anew at every press): the transceiver stays, a track with a new SSRC is added to it, and the
     // stream id ("<participant sid>|<track sid>") is the one of its latest offer.
