@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import type { EmbeddedSfu } from '../voice/sfu/embedded-sfu.js';
+import type { FinishedTransmission } from './transmission-recording.js';
 import type { TransmissionStore } from './transmission-store.js';
 
 /**
@@ -17,13 +18,24 @@ export function keepEmbeddedTransmissions(
   return sfu.on('transmissionRecorded', ({ roomName, transmission, heardBy }) => {
     const channelId = channelIdOfRoom(roomName);
     if (channelId === undefined) return;
-    store
-      .keep(channelId, transmission, heardBy)
-      .then((kept) => {
-        if (kept) channelEvents.publish({ type: 'transmissions_changed', channelId });
-      })
-      .catch((error: unknown) =>
-        log.error({ err: error, channelId }, 'transmission not kept'),
-      );
+    void keepAndAnnounce({ store, channelEvents, log }, channelId, transmission, heardBy);
   });
+}
+
+/**
+ * Keeps a finished transmission (when its channel does) and tells the channel's viewers; a failure
+ * is logged, never thrown. Both voice providers' recorders end here.
+ */
+export async function keepAndAnnounce(
+  deps: { store: TransmissionStore; channelEvents: ChannelEvents; log: FastifyBaseLogger },
+  channelId: number,
+  transmission: FinishedTransmission,
+  heardBy: string[],
+): Promise<void> {
+  try {
+    if (await deps.store.keep(channelId, transmission, heardBy))
+      deps.channelEvents.publish({ type: 'transmissions_changed', channelId });
+  } catch (error) {
+    deps.log.error({ err: error, channelId }, 'transmission not kept');
+  }
 }

@@ -8,6 +8,7 @@ import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { LiveKitSubscriber } from '../voice/livekit/livekit-subscriber.js';
 import { livekitRoomName } from '../voice/livekit/livekit-rooms.js';
+import { keepAndAnnounce } from './keep-transmissions.js';
 import { TransmissionRecording } from './transmission-recording.js';
 import type { TransmissionStore } from './transmission-store.js';
 
@@ -158,13 +159,7 @@ export class LiveKitTransmissions {
         const userId = userIdFromIdentity(identity);
         if (userId && userId !== transmission.speakerId) heardBy.add(userId);
       }
-      try {
-        const kept = await this.deps.store.keep(room.channelId, transmission, [...heardBy]);
-        if (kept)
-          this.deps.channelEvents.publish({ type: 'transmissions_changed', channelId: room.channelId });
-      } catch (error) {
-        this.deps.log.error({ err: error, channelId: room.channelId }, 'transmission not kept');
-      }
+      await keepAndAnnounce(this.deps, room.channelId, transmission, [...heardBy]);
     });
   }
 
