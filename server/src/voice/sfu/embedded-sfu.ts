@@ -14,8 +14,10 @@ import { SfuCounters, type SfuTotals } from './sfu-counters.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { sfuPeerConfig, type SfuNetworkOptions } from './peer-config.js';
-import { SfuRoom } from './sfu-room.js';
+import { SenderReports } from './sender-reports.js';
+import { PACKET_SILENCE_MS, SfuRoom } from './sfu-room.js';
 import { SfuSession } from './sfu-session.js';
+import { SilenceSweep } from './silence-sweep.js';
 import { TransmissionRecording } from '../../transmissions/transmission-recording.js';
 
 /**
@@ -98,6 +100,10 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   );
   const rooms = new Map<string, SfuRoom>();
   const counters = new SfuCounters();
+  const silenceSweep = new SilenceSweep(PACKET_SILENCE_MS / 2);
+  const senderReports = new SenderReports((error) =>
+    logger.debug({ err: error }, 'sfu: sender report not sent'),
+  );
   const sessionsById = new Map<string, SfuSession>();
   const mutedByRoom = new Map<string, Set<string>>();
   const malformedLog = new LogThrottle();
@@ -166,11 +172,18 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   function roomFor(name: string): SfuRoom {
     let room = rooms.get(name);
     if (!room) {
-      room = new SfuRoom(name, (userId) => isHeld(name, userId), events, counters, (s, rtp) => {
-        const recording = recordings.get(name);
-        if (recording?.speakerId === s.userId)
-          recording.push(rtp.header.ssrc, rtp.header.timestamp, rtp.payload);
-      });
+      room = new SfuRoom(
+        name,
+        (userId) => isHeld(name, userId),
+        events,
+        counters,
+        silenceSweep,
+        (s, rtp) => {
+          const recording = recordings.get(name);
+          if (recording?.speakerId === s.userId)
+            recording.push(rtp.header.ssrc, rtp.header.timestamp, rtp.payload);
+        },
+      );
       rooms.set(name, room);
     }
     return room;
@@ -208,7 +221,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       endSession(previous, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection');
     const session = new SfuSession(
       token,
-      { peerConfig, announcedIp: options.announcedIp, logger, graceMs },
+      { peerConfig, announcedIp: options.announcedIp, logger, graceMs, senderReports },
       {
         onPublisherTrack: (s, track) =>
           s.setPublisherTrack(track, (rtp) => rooms.get(s.roomName)?.forwardFrom(s, rtp)),
@@ -478,6 +491,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       closed = true;
       for (const session of [...sessionsById.values()])
         endSession(session, VOICE_CLOSE_CODES.serverShutdown, 'server shutting down');
+      silenceSweep.close();
+      senderReports.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type RTCRtpSender,
   type RTCRtpTransceiver,
 } from 'werift';
+import type { ReportingSender, SenderReports } from './sender-reports.js';
 import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp/srtp-aes-cm.js';
 import {
   aesCmSendKeys,
@@ -32,15 +33,6 @@ const NTP_UNIX_OFFSET = 2_208_988_800;
 /** How often the sender-report clock pair is refreshed: every 25th packet, twice a second. */
 const NTP_EVERY = 25;
 
-/** werift's sender fields that its RTCP sender reports read; kept current by the fast path. */
-interface SenderStats {
-  packetCount: number;
-  octetCount: number;
-  rtpTimestamp: number;
-  ntpTimestamp: bigint;
-  runRtcp(): Promise<void>;
-}
-
 /**
  * One talker's audio towards one listener. werift's own sender parses every forwarded buffer into a
  * packet object, clones header extensions, creates an AES cipher and an HMAC per packet and walks
@@ -65,11 +57,11 @@ export class RtpForwarder {
   private lastSequenceNumber = 0;
   private lastTimestamp = 0;
   private highestIndex = -1;
-  private rtcpStarted = false;
 
   constructor(
     private readonly transceiver: RTCRtpTransceiver,
     private readonly track: MediaStreamTrack,
+    private readonly reports: SenderReports,
   ) {}
 
   send(packet: ForwardedPacket): void {
@@ -155,19 +147,17 @@ export class RtpForwarder {
     return index;
   }
 
-  /** Keeps werift's sender reports (packet and octet counts, the RTP/NTP clock pair) truthful. */
+  /** Keeps the sender reports (packet and octet counts, the RTP/NTP clock pair) truthful. */
   private count(sender: RTCRtpSender, payloadBytes: number, timestamp: number): void {
-    const stats = sender as unknown as SenderStats;
+    // werift's sender has these fields; its own report loop is replaced by `SenderReports`.
+    const stats = sender as unknown as ReportingSender;
     stats.packetCount = (stats.packetCount + 1) >>> 0;
     stats.octetCount = (stats.octetCount + payloadBytes) >>> 0;
     if (stats.packetCount % NTP_EVERY === 1) {
       stats.rtpTimestamp = timestamp;
       stats.ntpTimestamp = ntpNow();
     }
-    if (!this.rtcpStarted) {
-      this.rtcpStarted = true;
-      stats.runRtcp().catch(() => undefined);
-    }
+    this.reports.sent(stats);
   }
 }
 

@@ -9,6 +9,7 @@ import type { ServerVoiceMessage, TrackMapping } from '../../../../protocol/voic
 import { NegotiationQueue } from './negotiation-queue.js';
 import { announceAddress } from './peer-config.js';
 import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
+import type { SenderReports } from './sender-reports.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { preferAesCmSrtp } from './werift-internals.js';
 
@@ -28,6 +29,8 @@ export interface SfuPeerOptions {
   canPublish: boolean;
   announcedIp: string | undefined;
   logger: SfuLogger;
+  /** RTCP sender reports for the talkers this peer's listener receives. */
+  senderReports: SenderReports;
   /** How long a sent offer may wait for its answer while the signalling socket is attached. */
   answerTimeoutMs?: number;
   onPublisherTrack: (track: MediaStreamTrack) => void;
@@ -241,7 +244,11 @@ export class SfuPeer {
     for (const forward of this.forwards.values()) {
       if (!forward.transceiver) {
         forward.transceiver = this.pc.addTransceiver(forward.track, { direction: 'sendonly' });
-        forward.forwarder = new RtpForwarder(forward.transceiver, forward.track);
+        forward.forwarder = new RtpForwarder(
+          forward.transceiver,
+          forward.track,
+          this.options.senderReports,
+        );
       }
     }
   }

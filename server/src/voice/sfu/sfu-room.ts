@@ -3,9 +3,10 @@ import type { ForwardedPacket } from './rtp-forwarder.js';
 import type { SfuCounters } from './sfu-counters.js';
 import type { SfuEvents } from './sfu-events.js';
 import type { SfuSession } from './sfu-session.js';
+import type { SilenceSweep, SweptRoom } from './silence-sweep.js';
 
 /** Silence is reported when a talker's packets stop for this long (muted with DTX, or gone). */
-const PACKET_SILENCE_MS = 600;
+export const PACKET_SILENCE_MS = 600;
 /** An Opus frame (CELT, 20 ms) that decodes to digital silence. */
 const OPUS_SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
 /**
@@ -19,21 +20,19 @@ const SILENCE_FRAMES_AFTER_MUTE = 10;
  * Admin-muted users (and, in a walkie-talkie room, everyone without the floor) stay in the room
  * and keep listening; their packets are simply not forwarded.
  */
-export class SfuRoom {
+export class SfuRoom implements SweptRoom {
   readonly sessions = new Map<string, SfuSession>();
-  private readonly silenceTimer: NodeJS.Timeout;
 
   constructor(
     readonly name: string,
     private readonly isMuted: (userId: string) => boolean,
     private readonly events: SfuEvents,
     private readonly counters: SfuCounters,
+    /** Watches this room for talkers who went quiet while someone in it speaks. */
+    private readonly silenceSweep: SilenceSweep,
     /** Sees every packet that is forwarded as speech (walkie-talkie rooms record the holder's). */
     private readonly onForwarded?: (publisher: SfuSession, rtp: RtpPacket) => void,
-  ) {
-    this.silenceTimer = setInterval(() => this.reportSilence(), PACKET_SILENCE_MS / 2);
-    this.silenceTimer.unref();
-  }
+  ) {}
 
   get isEmpty(): boolean {
     return this.sessions.size === 0;
@@ -111,18 +110,22 @@ export class SfuRoom {
   }
 
   dispose(): void {
-    clearInterval(this.silenceTimer);
+    this.silenceSweep.forget(this);
   }
 
-  private reportSilence(): void {
-    const now = Date.now();
+  sweepSilence(now: number): boolean {
+    let speaking = false;
     for (const session of this.sessions.values()) {
-      if (session.lastPacketAt === 0 || now - session.lastPacketAt < PACKET_SILENCE_MS) continue;
-      if (session.speaking.silence()) this.reportSpeaking(session, false, 0);
+      if (!session.speaking.isSpeaking) continue;
+      if (now - session.lastPacketAt >= PACKET_SILENCE_MS && session.speaking.silence())
+        this.reportSpeaking(session, false, 0);
+      else speaking = true;
     }
+    return speaking;
   }
 
   private reportSpeaking(session: SfuSession, speaking: boolean, level: number): void {
+    if (speaking) this.silenceSweep.watch(this);
     const event = { roomName: this.name, identity: session.identity, userId: session.userId };
     this.events.emit('speakingChanged', { ...event, speaking, level });
     for (const other of this.sessions.values()) {

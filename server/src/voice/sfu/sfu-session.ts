@@ -6,6 +6,7 @@ import type {
   VoiceParticipantInfo,
 } from '../../../../protocol/voice-signalling.js';
 import type { VerifiedVoiceToken } from '../voice-token.js';
+import type { SenderReports } from './sender-reports.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { SfuPeer } from './sfu-peer.js';
 import { SpeakingDetector } from './speaking-detector.js';
@@ -46,6 +47,7 @@ export class SfuSession {
       peerConfig: RTCPeerConnectionConfig;
       announcedIp: string | undefined;
       logger: SfuLogger;
+      senderReports: SenderReports;
       /** How long a failed ICE connection or a missing socket is tolerated before the session ends. */
       graceMs: number;
     },
@@ -63,6 +65,7 @@ export class SfuSession {
       canPublish: token.canPublish,
       announcedIp: options.announcedIp,
       logger: options.logger,
+      senderReports: options.senderReports,
       onPublisherTrack: (track) => hooks.onPublisherTrack(this, track),
       onConnectionState: (state) => this.onConnectionState(state),
       onNegotiationFailed: (error) => {
