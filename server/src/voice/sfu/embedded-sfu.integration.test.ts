@@ -1,14 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Message } from 'werift';
 import WebSocket from 'ws';
 import {
   VOICE_CLOSE_CODES,
   VOICE_SIGNALLING_VERSION,
 } from '../../../../protocol/voice-signalling.js';
-import type {
-  SfuParticipantEvent,
-  SfuSpeakingEvent,
-  SfuTransmissionEvent,
-} from './sfu-events.js';
+import type { SfuParticipantEvent, SfuSpeakingEvent, SfuTransmissionEvent } from './sfu-events.js';
 import {
   opusPacketFactory,
   startSfuTestServer,
@@ -33,6 +30,47 @@ async function join(userId: string, channelId: string | number = 1): Promise<Wer
   const client = await WeriftVoiceClient.join(server.url, await server.token(userId, channelId));
   clients.push(client);
   return client;
+}
+
+/** The participant's ICE agent (werift internals, read the way a browser's agent would act). */
+interface ParticipantAgent {
+  localUsername: string;
+  remoteUsername: string;
+  remotePassword: string;
+  tieBreaker: bigint;
+  iceControlling: boolean;
+  nominated?: {
+    localCandidate: { host: string; port: number };
+    remoteCandidate: { host: string; port: number };
+    protocol: {
+      request(
+        message: Message,
+        addr: [string, number],
+        integrityKey: Buffer,
+      ): Promise<[Message, [string, number]]>;
+    };
+  };
+}
+
+/**
+ * Sends the server a consent check on the participant's connection, as a browser does every few
+ * seconds, and returns the address the verified answer says the participant is at.
+ */
+async function consentCheck(client: WeriftVoiceClient): Promise<unknown> {
+  const agent = client.pc.dtlsTransports[0]?.iceTransport.connection as unknown as ParticipantAgent;
+  const pair = agent.nominated;
+  if (!pair) throw new Error('no nominated pair');
+  const request = new Message(1, 0)
+    .setAttribute('USERNAME', `${agent.remoteUsername}:${agent.localUsername}`)
+    .setAttribute('PRIORITY', 1853817087)
+    .setAttribute(agent.iceControlling ? 'ICE-CONTROLLING' : 'ICE-CONTROLLED', agent.tieBreaker);
+  // werift's request() adds MESSAGE-INTEGRITY and FINGERPRINT and verifies the answer's integrity.
+  const [response] = await pair.protocol.request(
+    request,
+    [pair.remoteCandidate.host, pair.remoteCandidate.port],
+    Buffer.from(agent.remotePassword, 'utf8'),
+  );
+  return response.getAttributeValue('XOR-MAPPED-ADDRESS');
 }
 
 /** Sends `count` packets 20 ms apart, like a talking microphone. */
@@ -337,6 +375,30 @@ describe('recovery', () => {
       'audio after restart',
     );
     await talking;
+  });
+
+  it('answers the participant’s consent checks with its own address, before and after an ICE restart', async () => {
+    const a = await join('consent-talker', 14);
+    const b = await join('consent-listener', 14);
+    const aIdentity = a.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    const own = () => {
+      const agent = b.pc.dtlsTransports[0]?.iceTransport.connection as unknown as ParticipantAgent;
+      const local = agent.nominated?.localCandidate;
+      return [local?.host, local?.port];
+    };
+    expect(await consentCheck(b)).toEqual(own());
+    expect(await consentCheck(b)).toEqual(own());
+
+    const offers = () => b.messages.filter((m) => m.type === 'offer').length;
+    const count = offers();
+    b.ws.send(JSON.stringify({ type: 'restart_ice' }));
+    await b.waitFor(() => offers() > count, 5_000, 'restart offer');
+    const received = b.received.get(aIdentity) ?? 0;
+    const talking = talk(a, 50);
+    await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > received + 10, 5_000, 'audio');
+    await talking;
+    expect(await consentCheck(b)).toEqual(own());
   });
 
   it('a resumed socket keeps the session; an unknown session id is refused so the client rejoins', async () => {

@@ -94,7 +94,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     iceTcp: options.iceTcp,
     additionalHostAddresses: options.additionalHostAddresses,
   });
-  const clientIceServers = (userId: string) => options.clientIceServers?.(userId) ?? options.iceServers ?? [];
+  const clientIceServers = (userId: string) =>
+    options.clientIceServers?.(userId) ?? options.iceServers ?? [];
   const events = new SfuEvents((error) =>
     logger.error({ err: error }, 'sfu: event listener threw'),
   );
@@ -152,7 +153,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     if (!room) return;
     // Whoever may no longer be heard falls silent at once, as after an admin mute.
     const lost = new Set<string>();
-    if (floor.walkie && !before) for (const session of room.sessions.values()) lost.add(session.userId);
+    if (floor.walkie && !before)
+      for (const session of room.sessions.values()) lost.add(session.userId);
     if (before?.holderId) lost.add(before.holderId);
     for (const userId of lost) if (isHeld(roomName, userId)) room.floorLost(userId);
   }
@@ -256,7 +258,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     if (isMuted(room.name, session.userId)) {
       const { identity, userId } = session;
       for (const other of room.sessions.values())
-        if (other !== session) other.send({ type: 'publisher_muted', identity, userId, muted: true });
+        if (other !== session)
+          other.send({ type: 'publisher_muted', identity, userId, muted: true });
     }
     session.peer.start();
     events.emit('participantJoined', {
@@ -405,7 +408,10 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       if (!rateLimit.take()) {
         const take = floodLog.take(request?.ip ?? 'unknown');
         if (take.log)
-          logger.warn({ ip: request?.ip, suppressed: take.suppressed }, 'sfu: signalling flood, closing');
+          logger.warn(
+            { ip: request?.ip, suppressed: take.suppressed },
+            'sfu: signalling flood, closing',
+          );
         refuse(socket, VOICE_CLOSE_CODES.badMessage, 'flood', 'too many messages');
         return;
       }

@@ -6,6 +6,7 @@ import {
   type RTCDtlsTransport,
   type RTCPeerConnection,
 } from 'werift';
+import { BindingResponder, type BindingAgent } from './binding-responder.js';
 import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
 
 /**
@@ -31,13 +32,19 @@ interface UdpTransportShape {
   socket?: Socket;
 }
 
+interface StunProtocolShape {
+  transport?: UdpTransportShape;
+  datagramReceived?: (data: Buffer, addr: [string, number]) => void;
+}
+
 export interface NominatedPairShape {
-  protocol?: { transport?: UdpTransportShape };
+  protocol?: StunProtocolShape;
   remoteCandidate?: { host: string; port: number };
 }
 
 export interface IceConnectionShape {
   nominated?: NominatedPairShape;
+  protocols?: StunProtocolShape[];
   canSendApplicationData?: () => boolean;
   send: (data: Buffer) => Promise<void>;
 }
@@ -106,4 +113,49 @@ export function udpRoute(pair: NominatedPairShape): UdpRoute | undefined {
   if (transport?.type !== 'udp' || !transport.socket || !remote || !isIP(remote.host))
     return undefined;
   return { transport, socket: transport.socket, host: remote.host, port: remote.port };
+}
+
+const answered = new WeakSet<StunProtocolShape>();
+
+/**
+ * Puts a `BindingResponder` in front of werift on each of the connection's UDP sockets: a routine
+ * consent check from the nominated pair's remote address is answered there, and every other
+ * datagram (media, other STUN) goes on to werift unchanged. Safe to call again after an ICE
+ * restart: sockets already answered are skipped.
+ */
+export function answerConsentChecks(connection: IceConnectionShape): void {
+  const agent = connection as unknown as Partial<BindingAgent>;
+  if (
+    typeof agent.localUsername !== 'string' ||
+    typeof agent.localPassword !== 'string' ||
+    typeof agent.remoteUsername !== 'string' ||
+    typeof agent.iceControlling !== 'boolean'
+  )
+    return;
+  const responder = new BindingResponder(agent as BindingAgent);
+  for (const protocol of connection.protocols ?? []) {
+    const received = protocol.datagramReceived;
+    const socket = protocol.transport?.socket;
+    if (answered.has(protocol) || typeof received !== 'function' || !socket) continue;
+    answered.add(protocol);
+    protocol.datagramReceived = (data, addr) => {
+      // A binding request starts 0x00 0x01; media never does.
+      if (data[0] === 0 && data[1] === 1) {
+        const remote = connection.nominated?.remoteCandidate;
+        if (
+          connection.nominated?.protocol === protocol &&
+          remote?.host === addr[0] &&
+          remote.port === addr[1] &&
+          protocol.transport?.closed === false
+        ) {
+          const response = responder.answer(data, addr[0], addr[1]);
+          if (response) {
+            socket.send(response, addr[1], addr[0]);
+            return;
+          }
+        }
+      }
+      received.call(protocol, data, addr);
+    };
+  }
 }

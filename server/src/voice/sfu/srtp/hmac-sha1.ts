@@ -103,18 +103,35 @@ export class HmacSha1 {
     outOffset: number,
     tagLength: number,
   ): void {
+    this.mac(data, length, suffix, out, outOffset, tagLength);
+  }
+
+  /** The whole 20-byte MAC of `data[0, length)` (STUN's MESSAGE-INTEGRITY), written to `out` at `outOffset`. */
+  digest(data: Uint8Array, length: number, out: Uint8Array, outOffset: number): void {
+    this.mac(data, length, undefined, out, outOffset, 20);
+  }
+
+  private mac(
+    data: Uint8Array,
+    length: number,
+    suffix: number | undefined,
+    out: Uint8Array,
+    outOffset: number,
+    tagLength: number,
+  ): void {
+    const suffixBytes = suffix === undefined ? 0 : 4;
     state.set(this.inner);
     const whole = length - (length % BLOCK);
     for (let offset = 0; offset < whole; offset += BLOCK) compress(state, data, offset);
     const rest = length - whole;
     tail.set(data.subarray(whole, length), 0);
-    writeWord(tail, rest, suffix);
-    const used = rest + 4;
+    if (suffix !== undefined) writeWord(tail, rest, suffix);
+    const used = rest + suffixBytes;
     tail[used] = 0x80;
     const blocks = used + 9 <= BLOCK ? 1 : 2;
     const end = blocks * BLOCK;
     tail.fill(0, used + 1, end - 4);
-    writeWord(tail, end - 4, (BLOCK + length + 4) * 8);
+    writeWord(tail, end - 4, (BLOCK + length + suffixBytes) * 8);
     compress(state, tail, 0);
     if (blocks === 2) compress(state, tail, BLOCK);
 
