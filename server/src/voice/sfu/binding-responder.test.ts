@@ -64,7 +64,6 @@ describe('BindingResponder', () => {
     const cases: [string, Buffer, string?][] = [
       ['wrong password', consentCheck({ password: 'not-the-server-password' })],
       ['another user name', consentCheck({ username: 'Srv1:other' })],
-      ['a nomination', consentCheck({ extra: (m) => m.setAttribute('USE-CANDIDATE', null) })],
       [
         'a role conflict',
         new Message(BINDING, REQUEST)
@@ -100,5 +99,13 @@ describe('BindingResponder', () => {
       .addMessageIntegrity(Buffer.from(agent.localPassword, 'utf8'))
       .addFingerprint().bytes;
     expect(controlled.answer(fromController, host, 5000)).toBeDefined();
+    // A controlling browser repeats USE-CANDIDATE on its checks of the nominated pair.
+    const nominating = new Message(BINDING, REQUEST)
+      .setAttribute('USERNAME', 'Srv1:brwsr')
+      .setAttribute('ICE-CONTROLLING', 1n)
+      .setAttribute('USE-CANDIDATE', null)
+      .addMessageIntegrity(Buffer.from(agent.localPassword, 'utf8'))
+      .addFingerprint().bytes;
+    expect(controlled.answer(nominating, host, 5000)).toBeDefined();
   });
 });

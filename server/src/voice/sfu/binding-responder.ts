@@ -10,7 +10,6 @@ const BINDING_SUCCESS = 0x0101;
 const USERNAME = 0x0006;
 const MESSAGE_INTEGRITY = 0x0008;
 const XOR_MAPPED_ADDRESS = 0x0020;
-const USE_CANDIDATE = 0x0025;
 const FINGERPRINT = 0x8028;
 const ICE_CONTROLLED = 0x8029;
 const ICE_CONTROLLING = 0x802a;
@@ -35,11 +34,12 @@ export interface BindingAgent {
  * most of an idle server's CPU. Here a request is checked in place and the answer is written into
  * one buffer: XOR-MAPPED-ADDRESS, MESSAGE-INTEGRITY with the key's pads computed once, FINGERPRINT.
  *
- * Only the plain case is taken: an IPv4 binding request from the nominated remote address, for
- * the agent's current credentials, whose MESSAGE-INTEGRITY verifies, claiming the role opposite
- * the agent's, without USE-CANDIDATE. Everything else
- * (nominations, role conflicts, old credentials after an ICE restart, new addresses, IPv6,
- * malformed or unverifiable messages) is left to werift, which behaves as before.
+ * Only the plain case is taken: an IPv4 binding request on the nominated pair (the caller checks
+ * the pair), for the agent's current credentials, whose MESSAGE-INTEGRITY verifies, claiming the
+ * role opposite the agent's. A USE-CANDIDATE there (a controlling browser repeats it on every
+ * check) only names the pair that is already nominated, which werift would also leave as is.
+ * Everything else (checks on other pairs, role conflicts, old credentials after an ICE restart,
+ * IPv6, malformed or unverifiable messages) is left to werift, which behaves as before.
  */
 export class BindingResponder {
   private hmac: HmacSha1 | undefined;
@@ -84,7 +84,7 @@ export class BindingResponder {
         controlled = true;
       } else if (type === ICE_CONTROLLING) {
         controlling = true;
-      } else if (type === USE_CANDIDATE || type === FINGERPRINT) {
+      } else if (type === FINGERPRINT) {
         return undefined;
       }
       at = next;
