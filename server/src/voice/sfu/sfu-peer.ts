@@ -11,7 +11,7 @@ import { announceAddress } from './peer-config.js';
 import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
 import type { SenderReports } from './sender-reports.js';
 import type { SfuLogger } from './sfu-logger.js';
-import { answerConsentChecks, iceConnection, preferAesCmSrtp } from './werift-internals.js';
+import { iceConnection, interceptDatagrams, preferAesCmSrtp } from './werift-internals.js';
 
 type OfferMessage = Extract<ServerVoiceMessage, { type: 'offer' }>;
 
@@ -72,10 +72,10 @@ export class SfuPeer {
     this.pc = new RTCPeerConnection(options.config);
     this.pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
-        // The browser's consent checks are answered without werift from now on (binding-responder.ts).
+        // Consent checks are answered, and RTCP dropped, before werift from now on.
         for (const transport of this.pc.dtlsTransports) {
           const connection = iceConnection(transport);
-          if (connection) answerConsentChecks(connection);
+          if (connection) interceptDatagrams(connection);
         }
       }
       if (state !== 'new' && state !== 'connecting') this.wakeSettleWaiters();

@@ -118,12 +118,16 @@ export function udpRoute(pair: NominatedPairShape): UdpRoute | undefined {
 const answered = new WeakSet<StunProtocolShape>();
 
 /**
- * Puts a `BindingResponder` in front of werift on each of the connection's UDP sockets: a routine
- * consent check from the nominated pair's remote address is answered there, and every other
- * datagram (media, other STUN) goes on to werift unchanged. Safe to call again after an ICE
- * restart: sockets already answered are skipped.
+ * Puts the SFU in front of werift on each of the connection's UDP sockets, once it is connected:
+ * - a routine consent check on the nominated pair is answered by a `BindingResponder`;
+ * - RTCP from the browser is dropped unread. The SFU uses none of it (no NACK or PLI for Opus, no
+ *   bandwidth estimation, and forwarding does not go through werift's senders whose statistics
+ *   receiver reports update), and werift spent a cipher, an HMAC and a parse on each: with a
+ *   hundred listeners each reporting every second, a fifth of the forwarding CPU.
+ * Everything else (media, other STUN, DTLS) goes on to werift unchanged. Safe to call again after
+ * an ICE restart: sockets already taken over are skipped.
  */
-export function answerConsentChecks(connection: IceConnectionShape): void {
+export function interceptDatagrams(connection: IceConnectionShape): void {
   const agent = connection as unknown as Partial<BindingAgent>;
   if (
     typeof agent.localUsername !== 'string' ||
@@ -139,6 +143,7 @@ export function answerConsentChecks(connection: IceConnectionShape): void {
     if (answered.has(protocol) || typeof received !== 'function' || !socket) continue;
     answered.add(protocol);
     protocol.datagramReceived = (data, addr) => {
+      if (isRtcp(data)) return;
       // A binding request starts 0x00 0x01; media never does.
       if (data[0] === 0 && data[1] === 1) {
         const remote = connection.nominated?.remoteCandidate;
@@ -158,4 +163,10 @@ export function answerConsentChecks(connection: IceConnectionShape): void {
       received.call(protocol, data, addr);
     };
   }
+}
+
+/** RTP version 2 with a packet type of 192–223: RTCP, told apart from RTP as RFC 5761 §4 does. */
+export function isRtcp(data: Buffer): boolean {
+  const type = data[1] ?? 0;
+  return data.length >= 8 && ((data[0] ?? 0) & 0xc0) === 0x80 && type >= 192 && type <= 223;
 }
