@@ -14,7 +14,17 @@ export interface LatencyBenchApi {
   /** Tone on for `onMs`, then off; returns the wall time the tone started. */
   burst(onMs: number): Promise<number>;
   toneOn(on: boolean): void;
-  takeOnsets(): { played: number; detected: number }[];
+  takeOnsets(): LatencyOnset[];
+}
+
+/** One onset heard at the listener. */
+export interface LatencyOnset {
+  /** Wall time the onset leaves the audio output. */
+  played: number;
+  /** Wall time the page learned of it. */
+  detected: number;
+  /** RMS of the first 20 ms from the onset on (a clipped first syllable is quieter). */
+  firstLevel?: number;
 }
 
 export interface LatencyBenchGlobal {

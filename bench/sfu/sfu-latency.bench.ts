@@ -18,7 +18,7 @@ import { createEmbeddedSfu } from '../../server/src/voice/sfu/embedded-sfu.js';
 import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger.js';
 import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes.js';
 import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token.js';
-import type { LatencyBenchGlobal } from './latency-bench-api.js';
+import type { LatencyBenchGlobal, LatencyOnset } from './latency-bench-api.js';
 import { chromiumArgs } from '../../e2e/chromium-args.js';
 
 const SAMPLES = Math.max(100, Number(process.argv[2] ?? 120));
@@ -34,15 +34,18 @@ function percentile(values: number[], p: number): number {
   );
 }
 
-/** Pairs each start with the first onset after it (and before the next start). */
-function latencies(starts: number[], onsets: number[]): number[] {
-  const result: number[] = [];
+/** Pairs each start with the first onset played after it (and before the next start). */
+function matchOnsets(starts: number[], onsets: LatencyOnset[]): Samples {
+  const samples: Samples = { played: [], detected: [], firstLevels: [] };
   starts.forEach((start, i) => {
     const next = starts[i + 1] ?? Number.POSITIVE_INFINITY;
-    const onset = onsets.find((o) => o >= start - 2 && o < next);
-    if (onset !== undefined) result.push(onset - start);
+    const onset = onsets.find((o) => o.played >= start - 2 && o.played < next);
+    if (!onset) return;
+    samples.played.push(onset.played - start);
+    samples.detected.push(onset.detected - start);
+    if (onset.firstLevel !== undefined) samples.firstLevels.push(onset.firstLevel);
   });
-  return result;
+  return samples;
 }
 
 interface Samples {
@@ -50,6 +53,8 @@ interface Samples {
   played: number[];
   /** Burst start to the listener's page seeing the onset (decoded audio, before output buffering). */
   detected: number[];
+  /** RMS of the first 20 ms heard from each onset on. */
+  firstLevels: number[];
 }
 
 async function collect(
@@ -66,16 +71,7 @@ async function collect(
   const onsets = await listener.evaluate(() =>
     (globalThis as unknown as LatencyBenchGlobal).bench.takeOnsets(),
   );
-  return {
-    played: latencies(
-      starts,
-      onsets.map((o) => o.played),
-    ),
-    detected: latencies(
-      starts,
-      onsets.map((o) => o.detected),
-    ),
-  };
+  return matchOnsets(starts, onsets);
 }
 
 const line = (values: number[]) =>
@@ -220,6 +216,18 @@ try {
   }
   console.log(
     `press-to-hear p50 ${percentile(press.played, 50).toFixed(1)} ms to playout, ${percentile(press.detected, 50).toFixed(1)} ms to detection (goal ≤ 120 ms)`,
+  );
+  // Issue 16 item 3: pressing must cost no more than speaking into an open microphone, and must
+  // not clip the start: the first 20 ms after pressing are as loud as a burst's first 20 ms.
+  for (const kind of ['played', 'detected'] as const) {
+    const extra = percentile(press[kind], 50) - percentile(viaSfu[kind], 50);
+    console.log(
+      `press-to-hear minus mouth-to-ear, p50 to ${kind === 'played' ? 'playout' : 'detection'}: ${extra.toFixed(1)} ms (goal ≤ 20 ms)`,
+    );
+  }
+  const firstLevel = percentile(press.firstLevels, 50) / percentile(viaSfu.firstLevels, 50);
+  console.log(
+    `first 20 ms after pressing, level against a burst's first 20 ms: ${firstLevel.toFixed(2)} at p50 (goal ≥ 0.9: the first syllable is not clipped)`,
   );
   await talker.evaluate(() => (globalThis as unknown as LatencyBenchGlobal).bench.sfuDisconnect());
   await listener.evaluate(() =>

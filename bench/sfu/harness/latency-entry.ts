@@ -6,7 +6,7 @@
  * minus burst start is mouth-to-ear, for the SFU and the direct P2P path alike.
  */
 import { EmbeddedSfuTransport } from '../../../client/src/features/voice/transport/embedded-sfu-transport';
-import type { LatencyBenchApi, LatencyBenchGlobal } from '../latency-bench-api';
+import type { LatencyBenchApi, LatencyBenchGlobal, LatencyOnset } from '../latency-bench-api';
 
 export const context = new AudioContext();
 const gain = context.createGain();
@@ -31,14 +31,24 @@ function wallAt(contextTime: number): number {
 
 const ONSET_WORKLET = `
 class Onset extends AudioWorkletProcessor {
-  constructor() { super(); this.quiet = 1000; }
+  constructor() { super(); this.quiet = 1000; this.measuring = 0; this.sum = 0; this.frames = 0; }
   process(inputs) {
     const channel = inputs[0] && inputs[0][0];
     if (channel) {
       let sum = 0;
       for (let i = 0; i < channel.length; i++) sum += channel[i] * channel[i];
       const loud = Math.sqrt(sum / channel.length) > 0.05;
-      if (loud && this.quiet >= 19) this.port.postMessage(currentTime);
+      if (loud && this.quiet >= 19) {
+        this.port.postMessage({ onset: currentTime });
+        this.measuring = Math.ceil(0.02 * sampleRate / channel.length);
+        this.sum = 0;
+        this.frames = 0;
+      }
+      if (this.measuring > 0) {
+        this.sum += sum;
+        this.frames += channel.length;
+        if (--this.measuring === 0) this.port.postMessage({ level: Math.sqrt(this.sum / this.frames) });
+      }
       this.quiet = loud ? 0 : this.quiet + 1;
     }
     return true;
@@ -47,8 +57,8 @@ class Onset extends AudioWorkletProcessor {
 registerProcessor('onset', Onset);
 `;
 
-/** Per onset: when it reaches the speaker (audio clock → wall clock) and when the page learns of it. */
-const onsets: { played: number; detected: number }[] = [];
+/** Per onset: when it reaches the speaker (audio clock → wall clock), when the page learns of it, how loud it starts. */
+const onsets: LatencyOnset[] = [];
 const bursts: number[] = [];
 let transport: EmbeddedSfuTransport | undefined;
 let peer: RTCPeerConnection | undefined;
@@ -66,8 +76,12 @@ async function detectOnsets(track: MediaStreamTrack): Promise<void> {
   element.srcObject = stream;
   await element.play().catch(() => undefined);
   const node = new AudioWorkletNode(context, 'onset');
-  node.port.onmessage = (event: MessageEvent<number>) =>
-    onsets.push({ played: wallAt(event.data), detected: wallNow() });
+  node.port.onmessage = (event: MessageEvent<{ onset?: number; level?: number }>) => {
+    const { onset, level } = event.data;
+    if (onset !== undefined) onsets.push({ played: wallAt(onset), detected: wallNow() });
+    const last = onsets.at(-1);
+    if (level !== undefined && last) last.firstLevel = level;
+  };
   context.createMediaStreamSource(stream).connect(node);
 }
 
@@ -152,7 +166,7 @@ export const bench: LatencyBenchApi = {
   toneOn(on: boolean): void {
     gain.gain.setValueAtTime(on ? 0.5 : 0, context.currentTime);
   },
-  takeOnsets(): { played: number; detected: number }[] {
+  takeOnsets(): LatencyOnset[] {
     return onsets.splice(0);
   },
 };
