@@ -16,6 +16,10 @@ export class AesCmKeystream {
   private readonly ecb: Cipher;
   /** salt ⊕ SSRC: bytes 0–13 of every counter before the packet index goes in. */
   private readonly prefix = Buffer.alloc(14);
+  /**
+   * The counters of one batch. Only bytes 8–13 (where the packet index goes) change from batch
+   * to batch; the rest is written once here, so a batch costs six byte writes per block.
+   */
   private readonly counters = Buffer.alloc(BATCH_PACKETS * BATCH_BLOCKS * BLOCK);
   private batch: Buffer = Buffer.alloc(0);
   private batchStart = -1;
@@ -25,6 +29,7 @@ export class AesCmKeystream {
     this.ecb.setAutoPadding(false);
     sessionSalt.copy(this.prefix, 0, 0, 14);
     this.prefix.writeUInt32BE((this.prefix.readUInt32BE(4) ^ ssrc) >>> 0, 4);
+    fillCounterTemplate(this.counters, this.prefix, BATCH_PACKETS, BATCH_BLOCKS);
   }
 
   /** XORs `data[offset, offset + length)` with the keystream of packet `index` (48-bit). */
@@ -42,7 +47,9 @@ export class AesCmKeystream {
       stream = this.batch;
       at = (index - this.batchStart) * BATCH_BLOCKS * BLOCK;
     } else {
-      stream = this.keystream(index, 1, blocks, Buffer.alloc(blocks * BLOCK));
+      const counters = Buffer.alloc(blocks * BLOCK);
+      fillCounterTemplate(counters, this.prefix, 1, blocks);
+      stream = this.keystream(index, 1, blocks, counters);
       at = 0;
     }
     for (let i = 0; i < length; i++) data[offset + i]! ^= stream[at + i]!;
@@ -53,24 +60,45 @@ export class AesCmKeystream {
     this.batch = this.keystream(start, BATCH_PACKETS, BATCH_BLOCKS, this.counters);
   }
 
+  /** Keystream for `packets` packets from `start` on, from counters laid out by fillCounterTemplate. */
   private keystream(start: number, packets: number, blocks: number, counters: Buffer): Buffer {
+    const prefix = this.prefix;
     for (let p = 0; p < packets; p++) {
       const index = start + p;
       const high = Math.floor(index / 0x1_0000_0000) & 0xffff;
       const low = index >>> 0;
-      for (let j = 0; j < blocks; j++) {
-        const at = (p * blocks + j) * BLOCK;
-        this.prefix.copy(counters, at);
-        counters[at + 8]! ^= high >>> 8;
-        counters[at + 9]! ^= high;
-        counters[at + 10]! ^= low >>> 24;
-        counters[at + 11]! ^= low >>> 16;
-        counters[at + 12]! ^= low >>> 8;
-        counters[at + 13]! ^= low;
-        counters[at + 14] = j >>> 8;
-        counters[at + 15] = j;
+      const b8 = prefix[8]! ^ (high >>> 8);
+      const b9 = prefix[9]! ^ high;
+      const b10 = prefix[10]! ^ (low >>> 24);
+      const b11 = prefix[11]! ^ (low >>> 16);
+      const b12 = prefix[12]! ^ (low >>> 8);
+      const b13 = prefix[13]! ^ low;
+      for (let at = p * blocks * BLOCK, end = at + blocks * BLOCK; at < end; at += BLOCK) {
+        counters[at + 8] = b8;
+        counters[at + 9] = b9;
+        counters[at + 10] = b10;
+        counters[at + 11] = b11;
+        counters[at + 12] = b12;
+        counters[at + 13] = b13;
       }
     }
     return this.ecb.update(counters.subarray(0, packets * blocks * BLOCK));
+  }
+}
+
+/** Lays out counters for `packets` × `blocks`: the prefix in bytes 0–13, the block number in 14–15. */
+function fillCounterTemplate(
+  counters: Buffer,
+  prefix: Buffer,
+  packets: number,
+  blocks: number,
+): void {
+  for (let p = 0; p < packets; p++) {
+    for (let j = 0; j < blocks; j++) {
+      const at = (p * blocks + j) * BLOCK;
+      prefix.copy(counters, at);
+      counters[at + 14] = j >>> 8;
+      counters[at + 15] = j;
+    }
   }
 }

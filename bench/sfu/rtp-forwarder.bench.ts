@@ -1,0 +1,125 @@
+/**
+ * The built-in SFU's per-packet forwarding cost, without a swarm: one talker's 80-byte packets go
+ * through N `RtpForwarder`s (header rewrite, SRTP, UDP send) at 50 packets/s, as the SFU does for a
+ * room of N listeners. The forwarders sit on werift-shaped stand-ins for the DTLS and ICE objects
+ * they read (the same shapes `werift-internals.ts` checks), with real UDP sockets to a receiver
+ * process. Prints the CPU per forwarded packet with the UDP send and with the send left out, so
+ * the forwarder's own work and the socket's can be told apart; a quick loop for optimising it
+ * before the full comparison (`npm run bench sfu-compare`).
+ *
+ *   npx tsx bench/sfu/rtp-forwarder.bench.ts [listeners=300] [seconds=8]
+ */
+import { fork } from 'node:child_process';
+import dgram from 'node:dgram';
+import { ProtectionProfileAes128CmHmacSha1_80, type RTCRtpTransceiver } from 'werift';
+import { RtpForwarder, type ForwardedPacket } from '../../server/src/voice/sfu/rtp-forwarder.js';
+import { SenderReports } from '../../server/src/voice/sfu/sender-reports.js';
+
+const LISTENERS = Number(process.argv[2] ?? 300);
+const SECONDS = Number(process.argv[3] ?? 8);
+
+if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
+  // The receiving side: one socket per listener, like the listeners' browsers.
+  const ports: number[] = [];
+  for (let i = 0; i < LISTENERS; i++) {
+    const socket = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    socket.on('message', () => undefined);
+    ports.push(socket.address().port);
+  }
+  process.send?.(ports);
+} else {
+  const receiver = fork(new URL(import.meta.url).pathname, process.argv.slice(2), {
+    env: { ...process.env, RTP_FORWARDER_BENCH_RECEIVER: '1' },
+    execArgv: ['--import', 'tsx'],
+  });
+  const ports = await new Promise<number[]>((resolve) => receiver.once('message', resolve));
+  const reports = new SenderReports();
+  let sending = true;
+  const forwarders: RtpForwarder[] = [];
+  for (let i = 0; i < LISTENERS; i++) {
+    const socket = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const send = socket.send.bind(socket) as (b: Buffer, port: number, host: string) => void;
+    const udp = {
+      type: 'udp',
+      closed: false,
+      socket: { send: (b: Buffer, port: number, host: string) => sending && send(b, port, host) },
+    };
+    const connection = {
+      nominated: {
+        protocol: { transport: udp },
+        remoteCandidate: { host: '127.0.0.1', port: ports[i] },
+      },
+      canSendApplicationData: () => true,
+      send: () => Promise.resolve(),
+    };
+    const cipher = {
+      srtpSessionKey: Buffer.alloc(16, i),
+      srtpSessionSalt: Buffer.alloc(14, 1),
+      srtpSessionAuthTag: Buffer.alloc(20, 2),
+    };
+    const dtlsTransport = {
+      state: 'connected',
+      srtp: { localContext: { profile: ProtectionProfileAes128CmHmacSha1_80, cipher } },
+      iceTransport: { connection },
+      sendRtcp: () => Promise.resolve(),
+    };
+    const sender = {
+      dtlsTransport,
+      codec: { payloadType: 111 },
+      ssrc: 1000 + i,
+      packetCount: 0,
+      octetCount: 0,
+      rtpTimestamp: 0,
+      ntpTimestamp: 0n,
+    };
+    // Only the fields the forwarder reads; the track is used only before DTLS is up.
+    forwarders.push(
+      new RtpForwarder({ sender } as unknown as RTCRtpTransceiver, {} as never, reports),
+    );
+  }
+
+  const payload = Buffer.alloc(80, 0x5a);
+  let index = 0;
+  const run = async (seconds: number) => {
+    const start = process.cpuUsage();
+    let packets = 0;
+    const end = Date.now() + seconds * 1000;
+    while (Date.now() < end) {
+      const packet: ForwardedPacket = {
+        header: {
+          ssrc: 42,
+          sequenceNumber: index & 0xffff,
+          timestamp: (index * 960) >>> 0,
+          marker: false,
+        },
+        payload,
+      };
+      index++;
+      for (const forwarder of forwarders) forwarder.send(packet);
+      packets += LISTENERS;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const used = process.cpuUsage(start);
+    return {
+      user: used.user / packets,
+      system: used.system / packets,
+      core: (used.user + used.system) / (seconds * 1e4),
+    };
+  };
+  await run(2); // warm up
+  const withSend = await run(SECONDS);
+  sending = false;
+  const without = await run(SECONDS);
+  const line = (label: string, r: { user: number; system: number; core: number }) =>
+    `${label.padEnd(26)} ${(r.user + r.system).toFixed(2).padStart(6)} µs per forwarded packet (user ${r.user.toFixed(2)}, system ${r.system.toFixed(2)}) | ${r.core.toFixed(1)} % of a core`;
+  console.log(`RtpForwarder, 1 talker → ${LISTENERS} listeners, 50 packets/s of 80-byte Opus:`);
+  console.log(line('with the UDP send', withSend));
+  console.log(line('forwarder alone (no send)', without));
+  console.log(
+    `  → ${Math.floor(1e6 / 50 / (withSend.user + withSend.system))} forwarded streams per core`,
+  );
+  receiver.kill();
+  process.exit(0);
+}
