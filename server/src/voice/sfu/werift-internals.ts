@@ -122,8 +122,8 @@ const answered = new WeakSet<StunProtocolShape>();
  * - a routine consent check on the nominated pair is answered by a `BindingResponder`;
  * - RTCP from the browser is dropped unread. The SFU uses none of it (no NACK or PLI for Opus, no
  *   bandwidth estimation, and forwarding does not go through werift's senders whose statistics
- *   receiver reports update), and werift spent a cipher, an HMAC and a parse on each: with a
- *   hundred listeners each reporting every second, a fifth of the forwarding CPU.
+ *   receiver reports update), and werift spent a cipher, an HMAC and a parse on each: with 300
+ *   listeners reporting every second, about 4 % of a core whether anyone talked or not.
  * Everything else (media, other STUN, DTLS) goes on to werift unchanged. Safe to call again after
  * an ICE restart: sockets already taken over are skipped.
  */
