@@ -15,7 +15,11 @@ say() { printf 'production-start: %s\n' "$*" >&2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/chirp-prod-XXXXXX")
 server_pid=
 cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  # The server runs in its own process group: killing npm alone left node running after CI.
+  if [ -n "$server_pid" ]; then
+    kill -- "-$server_pid" 2>/dev/null || kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -37,7 +41,7 @@ done
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 say "starting npm run serve on port $port"
 PORT=$port HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$port" DATA_DIR="$work/data" LOG_LEVEL=warn \
-  npm run serve --silent >"$work/server.log" 2>&1 &
+  setsid npm run serve --silent >"$work/server.log" 2>&1 &
 server_pid=$!
 
 ready=0
