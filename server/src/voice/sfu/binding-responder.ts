@@ -53,6 +53,8 @@ export class BindingResponder {
 
   /** The success response to `request` from `host:port`, or undefined to leave it to werift. */
   answer(request: Buffer, host: string, port: number): Buffer | undefined {
+    // IPv6 answers stay with werift; checked first so their integrity is not verified for nothing.
+    if (!isIPv4(host)) return undefined;
     const length = request.length;
     if (length < HEADER_BYTES || length > MAX_REQUEST_BYTES || (length & 3) !== 0) return undefined;
     if (request.readUInt16BE(0) !== BINDING_REQUEST) return undefined;
@@ -113,13 +115,7 @@ export class BindingResponder {
     return this.response(request, host, port, hmac);
   }
 
-  private response(
-    request: Buffer,
-    host: string,
-    port: number,
-    hmac: HmacSha1,
-  ): Buffer | undefined {
-    if (!isIPv4(host)) return undefined;
+  private response(request: Buffer, host: string, port: number, hmac: HmacSha1): Buffer {
     const addressBytes = 4;
     const mappedBytes = 4 + 4 + addressBytes;
     const integrityAt = HEADER_BYTES + mappedBytes;
