@@ -12,6 +12,7 @@
 import { fork } from 'node:child_process';
 import dgram from 'node:dgram';
 import { ProtectionProfileAes128CmHmacSha1_80, type RTCRtpTransceiver } from 'werift';
+import { sendsNatively } from '../../server/src/voice/sfu/datagram-batch.js';
 import { RtpForwarder, type ForwardedPacket } from '../../server/src/voice/sfu/rtp-forwarder.js';
 import { SenderReports } from '../../server/src/voice/sfu/sender-reports.js';
 
@@ -35,17 +36,17 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
   });
   const ports = await new Promise<number[]>((resolve) => receiver.once('message', resolve));
   const reports = new SenderReports();
-  let sending = true;
+  const transports: { closed: boolean }[] = [];
   const forwarders: RtpForwarder[] = [];
   for (let i = 0; i < LISTENERS; i++) {
     const socket = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-    const send = socket.send.bind(socket) as (b: Buffer, port: number, host: string) => void;
-    const udp = {
-      type: 'udp',
-      closed: false,
-      socket: { send: (b: Buffer, port: number, host: string) => sending && send(b, port, host) },
-    };
+    // The real socket, so the send takes the SFU's own path (`DatagramBatch`); a closed
+    // transport is how the forwarder-alone run leaves the send out.
+    if (i === 0 && !sendsNatively(socket))
+      console.log('(dgram internals not found: datagrams go through socket.send)');
+    const udp = { type: 'udp', closed: false, socket };
+    transports.push(udp);
     const connection = {
       nominated: {
         protocol: { transport: udp },
@@ -110,7 +111,7 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
   };
   await run(2); // warm up
   const withSend = await run(SECONDS);
-  sending = false;
+  for (const transport of transports) transport.closed = true;
   const without = await run(SECONDS);
   const line = (label: string, r: { user: number; system: number; core: number }) =>
     `${label.padEnd(26)} ${(r.user + r.system).toFixed(2).padStart(6)} µs per forwarded packet (user ${r.user.toFixed(2)}, system ${r.system.toFixed(2)}) | ${r.core.toFixed(1)} % of a core`;

@@ -7,7 +7,8 @@ import {
   type RTCRtpSender,
   type RTCRtpTransceiver,
 } from 'werift';
-import type { ReportingSender, SenderReports } from './sender-reports.js';
+import { DatagramBatch } from './datagram-batch.js';
+import type { ReportSchedule, ReportingSender, SenderReports } from './sender-reports.js';
 import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp/srtp-aes-cm.js';
 import {
   aesCmSendKeys,
@@ -32,6 +33,8 @@ const OPUS_FRAME_TICKS = 960;
 const NTP_UNIX_OFFSET = 2_208_988_800;
 /** How often the sender-report clock pair is refreshed: every 25th packet, twice a second. */
 const NTP_EVERY = 25;
+/** Every forwarder's datagrams: a talker's fan-out leaves in one go once it is encrypted. */
+const datagrams = new DatagramBatch();
 
 /**
  * One talker's audio towards one listener. werift's own sender parses every forwarded buffer into a
@@ -39,7 +42,8 @@ const NTP_EVERY = 25;
  * three async layers to the socket; with one talker and hundreds of listeners that was most of the
  * server's CPU. This writes the listener's RTP header into a fresh buffer, encrypts it with keys
  * taken from werift's DTLS-SRTP session (batched counter-mode keystream, HMAC with precomputed pads)
- * and sends it on the nominated pair's UDP socket, synchronously.
+ * and queues it for the nominated pair's UDP socket; the fan-out's datagrams leave together
+ * (`DatagramBatch`).
  *
  * It falls back to werift's sender when the fast path cannot apply: before DTLS is up, when the
  * browser negotiated AES-GCM, or for TCP/TURN pairs (those still get our encryption, sent through
@@ -57,6 +61,7 @@ export class RtpForwarder {
   private lastSequenceNumber = 0;
   private lastTimestamp = 0;
   private highestIndex = -1;
+  private schedule: ReportSchedule | undefined;
 
   constructor(
     private readonly transceiver: RTCRtpTransceiver,
@@ -119,7 +124,7 @@ export class RtpForwarder {
     }
     const route = this.route;
     if (route && !route.transport.closed) {
-      route.socket.send(out, route.port, route.host);
+      datagrams.add(route.socket, out, route.port, route.host);
     } else if (!route) {
       connection.send(out).catch(() => undefined);
     }
@@ -157,7 +162,7 @@ export class RtpForwarder {
       stats.rtpTimestamp = timestamp;
       stats.ntpTimestamp = ntpNow();
     }
-    this.reports.sent(stats);
+    if (!this.schedule?.active) this.schedule = this.reports.sent(stats);
   }
 }
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   SENDER_REPORT_INTERVAL_MS,
   SenderReports,
+  type ReportSchedule,
   type ReportingSender,
 } from './sender-reports.js';
 
@@ -27,13 +28,18 @@ function sender(ssrc: number): ReportingSender & { reports: RtcpPacket[][] } {
   };
 }
 
-/** What the forwarder does per packet: count it, then tell the reports. */
+const schedules = new WeakMap<ReportingSender, ReportSchedule>();
+
+/**
+ * What the forwarder does per packet: count it, then tell the reports, unless the schedule it was
+ * given is still active.
+ */
 function forward(reports: SenderReports, s: ReportingSender, packets: number): void {
   for (let i = 0; i < packets; i++) {
     s.packetCount++;
     s.octetCount += 80;
     s.rtpTimestamp += 960;
-    reports.sent(s);
+    if (!schedules.get(s)?.active) schedules.set(s, reports.sent(s));
   }
 }
 
@@ -86,7 +92,8 @@ describe('SenderReports', () => {
     expect(reports.size).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
 
-    // Talking again starts the reports again.
+    // Talking again starts the reports again: the schedule the forwarder kept went inactive.
+    expect(schedules.get(ann)?.active).toBe(false);
     forward(reports, ann, 5);
     vi.advanceTimersByTime(1_000);
     expect(ann.reports).toHaveLength(2);

@@ -33,7 +33,14 @@ export interface ReportingSender {
   readonly dtlsTransport: { state: string; sendRtcp(packets: RtcpPacket[]): Promise<unknown> };
 }
 
-interface Schedule {
+/** A stream's place in the reports; the forwarder keeps it to skip a lookup per packet. */
+export interface ReportSchedule {
+  /** False once the stream stopped being reported on; the next packet must call `sent` again. */
+  readonly active: boolean;
+}
+
+interface Schedule extends ReportSchedule {
+  active: boolean;
   at: number;
   /** The sender's packet count at its last report: unchanged means it stopped sending. */
   reportedCount: number;
@@ -58,20 +65,28 @@ export class SenderReports {
     return this.schedules.size;
   }
 
-  /** `sender` just sent a packet; a stream not being reported on starts its reports. */
-  sent(sender: ReportingSender): void {
-    if (this.schedules.has(sender)) return;
-    this.schedules.set(sender, {
+  /**
+   * `sender` just sent a packet; a stream not being reported on starts its reports. Until the
+   * returned schedule turns inactive, later packets need not call this again.
+   */
+  sent(sender: ReportingSender): ReportSchedule {
+    const known = this.schedules.get(sender);
+    if (known) return known;
+    const schedule: Schedule = {
+      active: true,
       at: Date.now() + FIRST_REPORT_MS * (0.5 + this.random()),
       reportedCount: sender.packetCount - 1,
-    });
+    };
+    this.schedules.set(sender, schedule);
     if (!this.timer) {
       this.timer = setInterval(() => this.tick(), TICK_MS);
       this.timer.unref();
     }
+    return schedule;
   }
 
   close(): void {
+    for (const schedule of this.schedules.values()) schedule.active = false;
     this.schedules.clear();
     clearInterval(this.timer);
     this.timer = undefined;
@@ -86,6 +101,7 @@ export class SenderReports {
         sender.dtlsTransport.state !== 'connected' ||
         sender.packetCount === schedule.reportedCount
       ) {
+        schedule.active = false;
         this.schedules.delete(sender);
         continue;
       }

@@ -48,6 +48,9 @@ export class SfuPeer {
   readonly pc: RTCPeerConnection;
   private readonly queue: NegotiationQueue;
   private readonly forwards = new Map<string, Forward>();
+  /** The last talker forwarded and its entry: a room has one talker at a time, nearly always. */
+  private lastIdentity: string | undefined;
+  private lastForward: Forward | undefined;
   private publishTransceiver: RTCRtpTransceiver | undefined;
   private firstNegotiationDone = false;
   private negotiationId = 0;
@@ -144,6 +147,7 @@ export class SfuPeer {
   /** Starts sending a talker's audio to this peer (materialised at the next offer). */
   addForward(identity: string, userId: string): void {
     if (this.forwards.has(identity) || this.closed) return;
+    this.lastIdentity = undefined;
     this.forwards.set(identity, {
       identity,
       userId,
@@ -157,6 +161,7 @@ export class SfuPeer {
   removeForward(identity: string): void {
     const forward = this.forwards.get(identity);
     if (!forward) return;
+    this.lastIdentity = undefined;
     this.forwards.delete(identity);
     forward.track.stop();
     if (forward.transceiver && !this.closed) {
@@ -167,7 +172,11 @@ export class SfuPeer {
 
   /** Sends one of a talker's packets to this listener (the packet is only read, never changed). */
   forward(identity: string, packet: ForwardedPacket): void {
-    this.forwards.get(identity)?.forwarder?.send(packet);
+    if (identity !== this.lastIdentity) {
+      this.lastIdentity = identity;
+      this.lastForward = this.forwards.get(identity);
+    }
+    this.lastForward?.forwarder?.send(packet);
   }
 
   hasForward(identity: string): boolean {
@@ -184,6 +193,8 @@ export class SfuPeer {
     this.pendingAnswer = undefined;
     for (const forward of this.forwards.values()) forward.track.stop();
     this.forwards.clear();
+    this.lastIdentity = undefined;
+    this.lastForward = undefined;
     this.pc
       .close()
       .catch((error: unknown) => this.options.logger.debug({ err: error }, 'sfu: close failed'));

@@ -69,8 +69,20 @@ function writeWord(out: Uint8Array, offset: number, word: number): void {
   out[offset + 3] = word;
 }
 
+function copyState(to: Int32Array, from: Int32Array): void {
+  to[0] = from[0]!;
+  to[1] = from[1]!;
+  to[2] = from[2]!;
+  to[3] = from[3]!;
+  to[4] = from[4]!;
+}
+
 const state = new Int32Array(5);
 const tail = new Uint8Array(2 * BLOCK);
+/** The outer hash's only block: the 20-byte inner digest, then padding that never changes. */
+const outerBlock = new Uint8Array(BLOCK);
+outerBlock[20] = 0x80;
+writeWord(outerBlock, BLOCK - 4, (BLOCK + 20) * 8);
 
 export class HmacSha1 {
   private readonly inner = new Int32Array(5);
@@ -120,27 +132,26 @@ export class HmacSha1 {
     tagLength: number,
   ): void {
     const suffixBytes = suffix === undefined ? 0 : 4;
-    state.set(this.inner);
+    // Element by element: `TypedArray.prototype.set` and `subarray` cost more than these few
+    // bytes, and this runs once per forwarded packet.
+    copyState(state, this.inner);
     const whole = length - (length % BLOCK);
     for (let offset = 0; offset < whole; offset += BLOCK) compress(state, data, offset);
     const rest = length - whole;
-    tail.set(data.subarray(whole, length), 0);
+    for (let i = 0; i < rest; i++) tail[i] = data[whole + i]!;
     if (suffix !== undefined) writeWord(tail, rest, suffix);
     const used = rest + suffixBytes;
     tail[used] = 0x80;
     const blocks = used + 9 <= BLOCK ? 1 : 2;
     const end = blocks * BLOCK;
-    tail.fill(0, used + 1, end - 4);
+    for (let i = used + 1; i < end - 4; i++) tail[i] = 0;
     writeWord(tail, end - 4, (BLOCK + length + suffixBytes) * 8);
     compress(state, tail, 0);
     if (blocks === 2) compress(state, tail, BLOCK);
 
-    for (let i = 0; i < 5; i++) writeWord(tail, i * 4, state[i]!);
-    tail[20] = 0x80;
-    tail.fill(0, 21, BLOCK - 4);
-    writeWord(tail, BLOCK - 4, (BLOCK + 20) * 8);
-    state.set(this.outer);
-    compress(state, tail, 0);
+    for (let i = 0; i < 5; i++) writeWord(outerBlock, i * 4, state[i]!);
+    copyState(state, this.outer);
+    compress(state, outerBlock, 0);
     for (let i = 0; i < tagLength; i++) out[outOffset + i] = state[i >> 2]! >>> (24 - 8 * (i & 3));
   }
 }

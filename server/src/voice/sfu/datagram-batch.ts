@@ -1,0 +1,158 @@
+import type { Socket } from 'node:dgram';
+
+/**
+ * The datagrams of one fan-out, sent together once the forwarding loop is done.
+ *
+ * `socket.send(buffer, port, host)` costs about 3.5 µs of JavaScript per datagram before the
+ * system call: it validates its arguments, "resolves" the IP address through `dns.lookup` (a
+ * regular expression, a closure and a `process.nextTick`), then makes a `SendWrap` and calls the
+ * native handle. A talker heard by 300 listeners pays that 15,000 times a second. This queues the
+ * fan-out's datagrams and sends them in one `process.nextTick` (when `socket.send` would have sent
+ * them anyway), straight through the socket's native handle, as Node's own `doSend` does.
+ * Measured by `npm run bench rtp-forwarder`: ~1.6 µs less per forwarded packet (~10 %), from the
+ * skipped JavaScript and from sending the fan-out's datagrams back to back, not interleaved
+ * with the encryption of the next ones.
+ *
+ * The handle is a Node internal (v20: `socket[Symbol(state symbol)].handle`, `SendWrap` from the
+ * `udp_wrap` binding). Each piece is checked once; if any is missing or shaped differently, every
+ * datagram goes through `socket.send` instead, still batched. Only a bound, unconnected socket
+ * (werift's ICE sockets) takes the native path; others go through `socket.send`.
+ */
+export class DatagramBatch {
+  private readonly sockets: Socket[] = [];
+  private readonly buffers: Buffer[] = [];
+  private readonly ports: number[] = [];
+  private readonly hosts: string[] = [];
+  private length = 0;
+  private readonly flushNow = () => this.flush();
+
+  /** Queues one datagram; `host` must be an IP address (the nominated pair's remote candidate). */
+  add(socket: Socket, buffer: Buffer, port: number, host: string): void {
+    const i = this.length++;
+    if (i === 0) process.nextTick(this.flushNow);
+    this.sockets[i] = socket;
+    this.buffers[i] = buffer;
+    this.ports[i] = port;
+    this.hosts[i] = host;
+  }
+
+  /** Sends everything queued, in order. */
+  flush(): void {
+    const count = this.length;
+    this.length = 0;
+    for (let i = 0; i < count; i++) {
+      sendDatagram(this.sockets[i]!, this.buffers[i]!, this.ports[i]!, this.hosts[i]!);
+    }
+    // Let the buffers go; the arrays keep their size for the next fan-out.
+    this.sockets.fill(undefined as unknown as Socket, 0, count);
+    this.buffers.fill(undefined as unknown as Buffer, 0, count);
+  }
+}
+
+/** The native UDP handle's send, as `dgram`'s `doSend` calls it (Node 20). */
+interface UdpHandle {
+  send(
+    req: SendRequest,
+    list: Buffer[],
+    count: number,
+    port: number,
+    address: string,
+    hasCallback: boolean,
+  ): number;
+}
+
+interface SendRequest {
+  list?: Buffer[];
+}
+
+interface SocketState {
+  handle: UdpHandle | null;
+  bindState: number;
+  connectState: number;
+}
+
+/** `dgram`'s BIND_STATE_BOUND and CONNECT_STATE_DISCONNECTED. */
+const BOUND = 2;
+const DISCONNECTED = 0;
+
+type SendRequestConstructor = new () => SendRequest;
+
+const EMPTY = Buffer.alloc(0);
+
+let stateSymbol: symbol | null | undefined;
+let SendRequestClass: SendRequestConstructor | null | undefined;
+/**
+ * One request object and one buffer list serve every synchronous send: Node's native side reads
+ * them again only for a send that libuv had to queue, which then keeps them.
+ */
+let spareRequest: SendRequest | undefined;
+let spareList: Buffer[] = [];
+
+function sendRequestClass(): SendRequestConstructor | null {
+  if (SendRequestClass !== undefined) return SendRequestClass;
+  SendRequestClass = null;
+  try {
+    // `process.binding` is deprecated for new code but kept for these modules; the type says any.
+    const binding = (process as unknown as { binding(name: string): unknown }).binding('udp_wrap');
+    const candidate = (binding as { SendWrap?: unknown } | undefined)?.SendWrap;
+    if (typeof candidate === 'function') SendRequestClass = candidate as SendRequestConstructor;
+  } catch {
+    // No binding on this runtime: `socket.send` it is.
+  }
+  return SendRequestClass;
+}
+
+function socketState(socket: Socket): SocketState | undefined {
+  if (stateSymbol === undefined) {
+    stateSymbol =
+      Object.getOwnPropertySymbols(socket).find((s) => s.description === 'state symbol') ?? null;
+  }
+  if (stateSymbol === null) return undefined;
+  const state = (socket as unknown as Record<symbol, Partial<SocketState> | undefined>)[
+    stateSymbol
+  ];
+  if (!state || typeof state.bindState !== 'number' || typeof state.connectState !== 'number')
+    return undefined;
+  if (state.handle !== null && typeof state.handle?.send !== 'function') return undefined;
+  return state as SocketState;
+}
+
+/** Whether datagrams on `socket` skip `socket.send` (for the tests and the bench). */
+export function sendsNatively(socket: Socket): boolean {
+  const state = socketState(socket);
+  return (
+    sendRequestClass() !== null &&
+    state !== undefined &&
+    state.handle !== null &&
+    state.bindState === BOUND &&
+    state.connectState === DISCONNECTED
+  );
+}
+
+function sendDatagram(socket: Socket, buffer: Buffer, port: number, host: string): void {
+  const Request = sendRequestClass();
+  const state = socketState(socket);
+  if (!Request || !state || state.bindState !== BOUND || state.connectState !== DISCONNECTED) {
+    try {
+      socket.send(buffer, port, host);
+    } catch {
+      // Closed meanwhile; a lost datagram, as on the wire.
+    }
+    return;
+  }
+  const handle = state.handle;
+  if (!handle) return; // closed meanwhile
+  const request = spareRequest ?? new Request();
+  spareRequest = request;
+  const list = spareList;
+  list[0] = buffer;
+  // Positive: sent at once (length + 1). Zero: libuv queued it and owns the request now.
+  // Negative: an error, which `socket.send` without a callback ignores too.
+  if (handle.send(request, list, 1, port, host, false) === 0) {
+    request.list = list; // keeps the buffer alive until libuv has sent it
+    spareRequest = undefined;
+    spareList = [];
+  } else {
+    list[0] = EMPTY;
+  }
+}
