@@ -4,7 +4,8 @@
  * (A B C C B A at every N) so drifting machine load falls on all three alike. Per server and N it
  * prints the server process's CPU (total, and per forwarded stream), RSS, loss, the send → receive
  * delay at the listeners, and how long all listeners took to hear; then the per-stream CPU ratios,
- * and what 500 rooms with one silent member each cost when nothing is said.
+ * and what 500 rooms with one silent member each cost when nothing is said, beside what merely
+ * answering those members' consent checks costs a bare Node process (`udp-echo-floor.ts`).
  *
  *   npm run bench sfu-compare
  *   SFU_COMPARE_STEPS=1,20 SFU_COMPARE_SECONDS=5 SFU_COMPARE_SERVERS=built-in,janus npx tsx bench/sfu/compare/sfu-compare.bench.ts
@@ -23,6 +24,7 @@ import { startBuiltInSfu } from './servers/builtin-sfu-process.js';
 import { startJanus } from './servers/janus-process.js';
 import { startLiveKit } from './servers/livekit-process.js';
 import type { ServerUnderTest } from './servers/server-under-test.js';
+import { udpEchoFloor } from './udp-echo-floor.js';
 
 const STEPS = (process.env.SFU_COMPARE_STEPS ?? '1,20,100,300')
   .split(',')
@@ -387,6 +389,11 @@ try {
       `\nIdle load: ${IDLE_ROOMS} rooms, one silent member each (microphone published, no packets):`,
     );
     for (const server of servers) console.log(`  ${await idleRooms(server, IDLE_ROOMS)}`);
+    // What the members' consent checks alone force on a Node process, for scale.
+    const floor = await udpEchoFloor(IDLE_ROOMS, 20);
+    console.log(
+      `  floor    | a bare Node UDP echo, ${IDLE_ROOMS} sockets each sent a datagram every 4–6 s (the members' consent checks): CPU ${floor.toFixed(2)} % of a core`,
+    );
   }
 } finally {
   await cleanUp();

@@ -6,7 +6,8 @@ import type { ServerUnderTest } from './server-under-test.js';
 
 /**
  * Starts the built-in SFU in a child process. `SFU_COMPARE_CPU_PROF=<dir>` runs it under
- * `--cpu-prof`, for profiling the forwarding path under exactly the comparison's load.
+ * `--cpu-prof`, for profiling the forwarding path under exactly the comparison's load;
+ * `SFU_COMPARE_NODE_ARGS` adds Node options (e.g. `--trace-gc`).
  */
 export async function startBuiltInSfu(): Promise<ServerUnderTest> {
   const profileDir = process.env.SFU_COMPARE_CPU_PROF;
@@ -15,6 +16,7 @@ export async function startBuiltInSfu(): Promise<ServerUnderTest> {
       '--import',
       'tsx',
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(process.env.SFU_COMPARE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // SFU_COMPARE_DEBUG=werift* turns on werift's own debug log in the SFU process only.
