@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import dgram, { type Socket } from 'node:dgram';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ProtectionProfileAes128CmHmacSha1_80,
+  RtpPacket,
+  SrtpSession,
+  type RTCRtpTransceiver,
+} from 'werift';
+import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
+import { SenderReports } from './sender-reports.js';
+
+const sockets: Socket[] = [];
+const reports = new SenderReports();
+
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+  reports.close();
+});
+
+async function bound(): Promise<Socket> {
+  const socket = dgram.createSocket('udp4');
+  sockets.push(socket);
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return socket;
+}
+
+/**
+ * One listener: a forwarder on werift-shaped stand-ins for the DTLS and ICE objects it reads (the
+ * shapes `werift-internals.ts` checks), sending on a real socket to `receiver`, and werift's own
+ * SRTP session holding the listener's keys, to decrypt what arrives as the listener's browser would.
+ */
+async function listener(ssrc: number) {
+  const masterKey = randomBytes(16);
+  const masterSalt = randomBytes(14);
+  const session = new SrtpSession({
+    keys: {
+      localMasterKey: masterKey,
+      localMasterSalt: masterSalt,
+      remoteMasterKey: masterKey,
+      remoteMasterSalt: masterSalt,
+    },
+    profile: ProtectionProfileAes128CmHmacSha1_80,
+  });
+  const [socket, receiver] = await Promise.all([bound(), bound()]);
+  const received: RtpPacket[] = [];
+  receiver.on('message', (message) =>
+    received.push(RtpPacket.deSerialize(session.decrypt(message))),
+  );
+  const connection = {
+    nominated: {
+      protocol: { transport: { type: 'udp', closed: false, socket } },
+      remoteCandidate: { host: '127.0.0.1', port: receiver.address().port },
+    },
+    canSendApplicationData: () => true,
+    send: () => Promise.resolve(),
+  };
+  const sender = {
+    dtlsTransport: {
+      state: 'connected',
+      srtp: { localContext: session.localContext },
+      iceTransport: { connection },
+      sendRtcp: () => Promise.resolve(),
+    },
+    codec: { payloadType: 111 },
+    ssrc,
+    packetCount: 0,
+    octetCount: 0,
+    rtpTimestamp: 0,
+    ntpTimestamp: 0n,
+  };
+  // Only the fields the forwarder reads; the track is used only before DTLS is up.
+  const forwarder = new RtpForwarder(
+    { sender } as unknown as RTCRtpTransceiver,
+    {} as never,
+    reports,
+  );
+  const arrived = async (count: number) => {
+    for (let i = 0; i < 200 && received.length < count; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    return received;
+  };
+  return { forwarder, sender, arrived };
+}
+
+function packet(ssrc: number, sequenceNumber: number, timestamp: number, marker = false) {
+  const payload = randomBytes(60 + (sequenceNumber % 40));
+  return { header: { ssrc, sequenceNumber, timestamp, marker }, payload } as ForwardedPacket;
+}
+
+describe('RtpForwarder (one talker towards one listener)', () => {
+  it('sends the talker’s audio under the listener’s SSRC and payload type, encrypted for the listener', async () => {
+    const ann = await listener(0xa11ce);
+    const sent = [packet(42, 65_534, 4_000_000_000, true), packet(42, 65_535, 4_000_000_960)];
+    sent.push(packet(42, 0, 4_000_001_920)); // the talker's sequence number wraps
+    for (const p of sent) ann.forwarder.send(p);
+    const got = await ann.arrived(3);
+
+    expect(got).toHaveLength(3);
+    for (const [i, p] of got.entries()) {
+      expect(p.header.version).toBe(2);
+      expect(p.header.payloadType).toBe(111);
+      expect(p.header.ssrc).toBe(0xa11ce);
+      expect(p.header.marker).toBe(i === 0);
+      expect(p.payload).toEqual(sent[i]!.payload);
+    }
+    // Our own numbering: consecutive, and the timestamps 960 apart, like the talker's.
+    const seqs = got.map((p) => p.header.sequenceNumber);
+    expect(seqs).toEqual([seqs[0]!, (seqs[0]! + 1) & 0xffff, (seqs[0]! + 2) & 0xffff]);
+    const stamps = got.map((p) => p.header.timestamp);
+    expect(stamps).toEqual([stamps[0]!, (stamps[0]! + 960) >>> 0, (stamps[0]! + 1920) >>> 0]);
+    expect(ann.sender.packetCount).toBe(3);
+  });
+
+  it('continues its numbering without a jump when the talker’s stream restarts with a new SSRC', async () => {
+    const ben = await listener(0xb0b);
+    ben.forwarder.send(packet(1, 100, 5_000));
+    ben.forwarder.send(packet(1, 101, 5_960));
+    ben.forwarder.send(packet(2, 31_000, 777_777)); // a new source, numbered from elsewhere
+    ben.forwarder.send(packet(2, 31_001, 778_737));
+    const got = await ben.arrived(4);
+
+    expect(got).toHaveLength(4);
+    const first = got[0]!.header;
+    got.forEach((p, i) => {
+      expect(p.header.sequenceNumber).toBe((first.sequenceNumber + i) & 0xffff);
+      expect(p.header.timestamp).toBe((first.timestamp + 960 * i) >>> 0);
+    });
+  });
+});
