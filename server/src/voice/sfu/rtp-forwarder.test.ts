@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ProtectionProfileAes128CmHmacSha1_80,
-  RtpPacket,
-  SrtpSession,
-  type RTCRtpTransceiver,
-} from 'werift';
+import { RtpPacket, type RTCRtpTransceiver } from 'werift';
 import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
 import { SenderReports } from './sender-reports.js';
+import { selfKeyedSrtpSession } from './testing/self-keyed-srtp-session.js';
 
 const sockets: Socket[] = [];
 const reports = new SenderReports();
@@ -31,17 +27,7 @@ async function bound(): Promise<Socket> {
  * SRTP session holding the listener's keys, to decrypt what arrives as the listener's browser would.
  */
 async function listener(ssrc: number) {
-  const masterKey = randomBytes(16);
-  const masterSalt = randomBytes(14);
-  const session = new SrtpSession({
-    keys: {
-      localMasterKey: masterKey,
-      localMasterSalt: masterSalt,
-      remoteMasterKey: masterKey,
-      remoteMasterSalt: masterSalt,
-    },
-    profile: ProtectionProfileAes128CmHmacSha1_80,
-  });
+  const { session } = selfKeyedSrtpSession();
   const [socket, receiver] = await Promise.all([bound(), bound()]);
   const received: RtpPacket[] = [];
   receiver.on('message', (message) =>

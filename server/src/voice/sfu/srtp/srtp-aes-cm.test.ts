@@ -1,34 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ProtectionProfileAes128CmHmacSha1_80, RtpHeader, RtpPacket, SrtpSession } from 'werift';
+import { RtpHeader, RtpPacket } from 'werift';
+import { selfKeyedSrtpSession } from '../testing/self-keyed-srtp-session.js';
 import { HmacSha1 } from './hmac-sha1.js';
-import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector, type SrtpSessionKeys } from './srtp-aes-cm.js';
-
-/** werift's own SRTP session for the same master key: the reference we must match byte for byte. */
-function sessions() {
-  const masterKey = randomBytes(16);
-  const masterSalt = randomBytes(14);
-  const session = new SrtpSession({
-    keys: {
-      localMasterKey: masterKey,
-      localMasterSalt: masterSalt,
-      remoteMasterKey: masterKey,
-      remoteMasterSalt: masterSalt,
-    },
-    profile: ProtectionProfileAes128CmHmacSha1_80,
-  });
-  const cipher = session.localContext.cipher as unknown as {
-    srtpSessionKey: Buffer;
-    srtpSessionSalt: Buffer;
-    srtpSessionAuthTag: Buffer;
-  };
-  const keys: SrtpSessionKeys = {
-    key: cipher.srtpSessionKey,
-    salt: cipher.srtpSessionSalt,
-    authKey: cipher.srtpSessionAuthTag,
-  };
-  return { session, keys };
-}
+import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp-aes-cm.js';
 
 function protect(protector: SrtpAesCmProtector, header: RtpHeader, payload: Buffer, index: number) {
   const packet = Buffer.alloc(12 + payload.length + SRTP_AUTH_TAG_BYTES);
@@ -56,7 +31,7 @@ describe('HmacSha1', () => {
 
 describe('SrtpAesCmProtector', () => {
   it('produces the packets werift would, and werift decrypts them', () => {
-    const { session, keys } = sessions();
+    const { session, keys } = selfKeyedSrtpSession();
     const ssrc = 0x1234abcd;
     const protector = new SrtpAesCmProtector(keys, ssrc);
     // Across a sequence-number wrap (rollover counter 0 → 1), with payload sizes beyond one batch.
@@ -80,7 +55,7 @@ describe('SrtpAesCmProtector', () => {
   });
 
   it('handles an index that jumps backwards (a late packet) and far ahead (a gap)', () => {
-    const { session, keys } = sessions();
+    const { session, keys } = selfKeyedSrtpSession();
     const protector = new SrtpAesCmProtector(keys, 7);
     for (const index of [100, 101, 99, 5_000, 5_001]) {
       const header = new RtpHeader({
