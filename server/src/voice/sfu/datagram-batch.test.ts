@@ -75,6 +75,17 @@ describe('DatagramBatch (a fan-out’s datagrams, sent together)', () => {
     expect(await arrived).toEqual(['kept']);
   });
 
+  it('turns away a bad port without taking the process down, and still sends the rest', async () => {
+    const [sender, receiver] = await Promise.all([boundSocket(), boundSocket()]);
+    const arrived = collect(receiver, 1);
+    const batch = new DatagramBatch();
+    for (const port of [0, -1, 70_000, 1.5, Number.NaN])
+      batch.add(sender, Buffer.from('bad'), port, '127.0.0.1');
+    batch.add(sender, Buffer.from('good'), receiver.address().port, '127.0.0.1');
+    expect(() => batch.flush()).not.toThrow();
+    expect(await arrived).toEqual(['good']);
+  });
+
   it('leaves a connected socket to socket.send, without throwing when it refuses the address', async () => {
     const [connected, receiver] = await Promise.all([boundSocket(), boundSocket()]);
     await new Promise<void>((resolve) =>

@@ -132,7 +132,15 @@ export function sendsNatively(socket: Socket): boolean {
 function sendDatagram(socket: Socket, buffer: Buffer, port: number, host: string): void {
   const Request = sendRequestClass();
   const state = socketState(socket);
-  if (!Request || !state || state.bindState !== BOUND || state.connectState !== DISCONNECTED) {
+  if (
+    !Request ||
+    !state ||
+    state.bindState !== BOUND ||
+    state.connectState !== DISCONNECTED ||
+    // The native side asserts a valid port (a failed assertion aborts the process);
+    // `socket.send` throws instead.
+    !(port > 0 && port < 0x1_0000 && port === (port | 0))
+  ) {
     try {
       socket.send(buffer, port, host);
     } catch {

@@ -147,7 +147,7 @@ export class SfuPeer {
   /** Starts sending a talker's audio to this peer (materialised at the next offer). */
   addForward(identity: string, userId: string): void {
     if (this.forwards.has(identity) || this.closed) return;
-    this.lastIdentity = undefined;
+    this.forgetLastForward();
     this.forwards.set(identity, {
       identity,
       userId,
@@ -161,7 +161,7 @@ export class SfuPeer {
   removeForward(identity: string): void {
     const forward = this.forwards.get(identity);
     if (!forward) return;
-    this.lastIdentity = undefined;
+    this.forgetLastForward();
     this.forwards.delete(identity);
     forward.track.stop();
     if (forward.transceiver && !this.closed) {
@@ -179,6 +179,11 @@ export class SfuPeer {
     this.lastForward?.forwarder?.send(packet);
   }
 
+  private forgetLastForward(): void {
+    this.lastIdentity = undefined;
+    this.lastForward = undefined;
+  }
+
   hasForward(identity: string): boolean {
     return this.forwards.has(identity);
   }
@@ -193,8 +198,7 @@ export class SfuPeer {
     this.pendingAnswer = undefined;
     for (const forward of this.forwards.values()) forward.track.stop();
     this.forwards.clear();
-    this.lastIdentity = undefined;
-    this.lastForward = undefined;
+    this.forgetLastForward();
     this.pc
       .close()
       .catch((error: unknown) => this.options.logger.debug({ err: error }, 'sfu: close failed'));
