@@ -1,9 +1,8 @@
 /**
  * The built-in SFU's per-packet forwarding cost, without a swarm: one talker's 80-byte packets go
  * through N `RtpForwarder`s (header rewrite, SRTP, UDP send) at 50 packets/s, as the SFU does for a
- * room of N listeners. The forwarders sit on werift-shaped stand-ins for the DTLS and ICE objects
- * they read (the same shapes `werift-internals.ts` checks), with real UDP sockets to a receiver
- * process. Prints the CPU per forwarded packet with the UDP send and with the send left out, so
+ * room of N listeners. The forwarders sit on werift-shaped stand-ins (`standInForwarder`), with
+ * real UDP sockets to a receiver process. Prints the CPU per forwarded packet with the UDP send and with the send left out, so
  * the forwarder's own work and the socket's can be told apart; a quick loop for optimising it
  * before the full comparison (`npm run bench sfu-compare`).
  *
@@ -11,10 +10,11 @@
  */
 import { fork } from 'node:child_process';
 import dgram from 'node:dgram';
-import { ProtectionProfileAes128CmHmacSha1_80, type RTCRtpTransceiver } from 'werift';
+import { ProtectionProfileAes128CmHmacSha1_80 } from 'werift';
 import { sendsNatively } from '../../server/src/voice/sfu/datagram-batch.js';
-import { RtpForwarder, type ForwardedPacket } from '../../server/src/voice/sfu/rtp-forwarder.js';
+import type { ForwardedPacket, RtpForwarder } from '../../server/src/voice/sfu/rtp-forwarder.js';
 import { SenderReports } from '../../server/src/voice/sfu/sender-reports.js';
+import { standInForwarder } from '../../server/src/voice/sfu/testing/stand-in-forwarder.js';
 
 const LISTENERS = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
@@ -45,40 +45,22 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
     // transport is how the forwarder-alone run leaves the send out.
     if (i === 0 && !sendsNatively(socket))
       console.log('(dgram internals not found: datagrams go through socket.send)');
-    const udp = { type: 'udp', closed: false, socket };
-    transports.push(udp);
-    const connection = {
-      nominated: {
-        protocol: { transport: udp },
-        remoteCandidate: { host: '127.0.0.1', port: ports[i] },
-      },
-      canSendApplicationData: () => true,
-      send: () => Promise.resolve(),
-    };
-    const cipher = {
-      srtpSessionKey: Buffer.alloc(16, i),
-      srtpSessionSalt: Buffer.alloc(14, 1),
-      srtpSessionAuthTag: Buffer.alloc(20, 2),
-    };
-    const dtlsTransport = {
-      state: 'connected',
-      srtp: { localContext: { profile: ProtectionProfileAes128CmHmacSha1_80, cipher } },
-      iceTransport: { connection },
-      sendRtcp: () => Promise.resolve(),
-    };
-    const sender = {
-      dtlsTransport,
-      codec: { payloadType: 111 },
+    const { forwarder, transport } = standInForwarder({
+      socket,
+      remotePort: ports[i]!,
       ssrc: 1000 + i,
-      packetCount: 0,
-      octetCount: 0,
-      rtpTimestamp: 0,
-      ntpTimestamp: 0n,
-    };
-    // Only the fields the forwarder reads; the track is used only before DTLS is up.
-    forwarders.push(
-      new RtpForwarder({ sender } as unknown as RTCRtpTransceiver, {} as never, reports),
-    );
+      localContext: {
+        profile: ProtectionProfileAes128CmHmacSha1_80,
+        cipher: {
+          srtpSessionKey: Buffer.alloc(16, i),
+          srtpSessionSalt: Buffer.alloc(14, 1),
+          srtpSessionAuthTag: Buffer.alloc(20, 2),
+        },
+      },
+      reports,
+    });
+    transports.push(transport);
+    forwarders.push(forwarder);
   }
 
   const payload = Buffer.alloc(80, 0x5a);

@@ -19,8 +19,8 @@ import type { Socket } from 'node:dgram';
  * (werift's ICE sockets) takes the native path; others go through `socket.send`.
  */
 export class DatagramBatch {
-  private readonly sockets: Socket[] = [];
-  private readonly buffers: Buffer[] = [];
+  private readonly sockets: (Socket | undefined)[] = [];
+  private readonly buffers: (Buffer | undefined)[] = [];
   private readonly ports: number[] = [];
   private readonly hosts: string[] = [];
   private length = 0;
@@ -44,8 +44,8 @@ export class DatagramBatch {
       sendDatagram(this.sockets[i]!, this.buffers[i]!, this.ports[i]!, this.hosts[i]!);
     }
     // Let the buffers go; the arrays keep their size for the next fan-out.
-    this.sockets.fill(undefined as unknown as Socket, 0, count);
-    this.buffers.fill(undefined as unknown as Buffer, 0, count);
+    this.sockets.fill(undefined, 0, count);
+    this.buffers.fill(undefined, 0, count);
   }
 }
 
@@ -117,40 +117,37 @@ function socketState(socket: Socket): SocketState | undefined {
   return state as SocketState;
 }
 
-/** Whether datagrams on `socket` skip `socket.send` (for the tests and the bench). */
-export function sendsNatively(socket: Socket): boolean {
+/**
+ * The state of a socket whose datagrams can skip `socket.send`: the internals are there and it is
+ * bound and unconnected. Its `handle` is null once the socket is closed.
+ */
+function nativeState(socket: Socket): SocketState | undefined {
+  if (sendRequestClass() === null) return undefined;
   const state = socketState(socket);
-  return (
-    sendRequestClass() !== null &&
-    state !== undefined &&
-    state.handle !== null &&
-    state.bindState === BOUND &&
-    state.connectState === DISCONNECTED
-  );
+  return state?.bindState === BOUND && state.connectState === DISCONNECTED ? state : undefined;
 }
 
+/** Whether datagrams on `socket` skip `socket.send` (for the tests and the bench). */
+export function sendsNatively(socket: Socket): boolean {
+  return Boolean(nativeState(socket)?.handle);
+}
+
+/** The native side asserts a valid port (a failed assertion aborts the process); `socket.send` throws. */
+const validPort = (port: number) => port > 0 && port < 0x1_0000 && port === (port | 0);
+
 function sendDatagram(socket: Socket, buffer: Buffer, port: number, host: string): void {
-  const Request = sendRequestClass();
-  const state = socketState(socket);
-  if (
-    !Request ||
-    !state ||
-    state.bindState !== BOUND ||
-    state.connectState !== DISCONNECTED ||
-    // The native side asserts a valid port (a failed assertion aborts the process);
-    // `socket.send` throws instead.
-    !(port > 0 && port < 0x1_0000 && port === (port | 0))
-  ) {
+  const state = nativeState(socket);
+  if (!state || !validPort(port)) {
     try {
       socket.send(buffer, port, host);
     } catch {
-      // Closed meanwhile; a lost datagram, as on the wire.
+      // Closed meanwhile, or a bad port; a lost datagram, as on the wire.
     }
     return;
   }
   const handle = state.handle;
   if (!handle) return; // closed meanwhile
-  const request = spareRequest ?? new Request();
+  const request = spareRequest ?? new (sendRequestClass()!)();
   spareRequest = request;
   const list = spareList;
   list[0] = buffer;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RtpPacket, type RTCRtpTransceiver } from 'werift';
-import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
+import { RtpPacket } from 'werift';
+import type { ForwardedPacket } from './rtp-forwarder.js';
 import { SenderReports } from './sender-reports.js';
 import { selfKeyedSrtpSession } from './testing/self-keyed-srtp-session.js';
+import { standInForwarder } from './testing/stand-in-forwarder.js';
 
 const sockets: Socket[] = [];
 const reports = new SenderReports();
@@ -22,9 +23,8 @@ async function bound(): Promise<Socket> {
 }
 
 /**
- * One listener: a forwarder on werift-shaped stand-ins for the DTLS and ICE objects it reads (the
- * shapes `werift-internals.ts` checks), sending on a real socket to `receiver`, and werift's own
- * SRTP session holding the listener's keys, to decrypt what arrives as the listener's browser would.
+ * One listener: a stand-in forwarder sending on a real socket to `receiver`, and werift's own SRTP
+ * session holding the listener's keys, to decrypt what arrives as the listener's browser would.
  */
 async function listener(ssrc: number) {
   const { session } = selfKeyedSrtpSession();
@@ -33,34 +33,13 @@ async function listener(ssrc: number) {
   receiver.on('message', (message) =>
     received.push(RtpPacket.deSerialize(session.decrypt(message))),
   );
-  const connection = {
-    nominated: {
-      protocol: { transport: { type: 'udp', closed: false, socket } },
-      remoteCandidate: { host: '127.0.0.1', port: receiver.address().port },
-    },
-    canSendApplicationData: () => true,
-    send: () => Promise.resolve(),
-  };
-  const sender = {
-    dtlsTransport: {
-      state: 'connected',
-      srtp: { localContext: session.localContext },
-      iceTransport: { connection },
-      sendRtcp: () => Promise.resolve(),
-    },
-    codec: { payloadType: 111 },
+  const { forwarder, sender } = standInForwarder({
+    socket,
+    remotePort: receiver.address().port,
     ssrc,
-    packetCount: 0,
-    octetCount: 0,
-    rtpTimestamp: 0,
-    ntpTimestamp: 0n,
-  };
-  // Only the fields the forwarder reads; the track is used only before DTLS is up.
-  const forwarder = new RtpForwarder(
-    { sender } as unknown as RTCRtpTransceiver,
-    {} as never,
+    localContext: session.localContext,
     reports,
-  );
+  });
   const arrived = async (count: number) => {
     for (let i = 0; i < 200 && received.length < count; i++)
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,0 +1,54 @@
+import type { Socket } from 'node:dgram';
+import type { RTCRtpTransceiver } from 'werift';
+import { RtpForwarder } from '../rtp-forwarder.js';
+import type { SenderReports } from '../sender-reports.js';
+
+export interface StandInForwarderOptions {
+  /** The local socket the forwarder sends on (the nominated pair's). */
+  socket: Socket;
+  /** The listener's port on 127.0.0.1. */
+  remotePort: number;
+  /** The listener's SSRC for this talker. */
+  ssrc: number;
+  /** werift's outgoing SRTP context (`profile` and the session `cipher` keys). */
+  localContext: object;
+  reports: SenderReports;
+}
+
+/**
+ * An `RtpForwarder` on werift-shaped stand-ins for the DTLS and ICE objects it reads (the shapes
+ * `werift-internals.ts` checks), for the forwarder's tests and `bench/sfu/rtp-forwarder.bench.ts`.
+ * Setting `transport.closed` makes the forwarder stop sending, as when werift closes the socket.
+ */
+export function standInForwarder(options: StandInForwarderOptions) {
+  const transport = { type: 'udp', closed: false, socket: options.socket };
+  const connection = {
+    nominated: {
+      protocol: { transport },
+      remoteCandidate: { host: '127.0.0.1', port: options.remotePort },
+    },
+    canSendApplicationData: () => true,
+    send: () => Promise.resolve(),
+  };
+  const sender = {
+    dtlsTransport: {
+      state: 'connected',
+      srtp: { localContext: options.localContext },
+      iceTransport: { connection },
+      sendRtcp: () => Promise.resolve(),
+    },
+    codec: { payloadType: 111 },
+    ssrc: options.ssrc,
+    packetCount: 0,
+    octetCount: 0,
+    rtpTimestamp: 0,
+    ntpTimestamp: 0n,
+  };
+  // Only the fields the forwarder reads; the track is used only before DTLS is up.
+  const forwarder = new RtpForwarder(
+    { sender } as unknown as RTCRtpTransceiver,
+    {} as never,
+    options.reports,
+  );
+  return { forwarder, sender, transport };
+}
