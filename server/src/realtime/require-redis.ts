@@ -20,11 +20,14 @@ async function ping(url: string, timeoutMs: number): Promise<void> {
     connectTimeout: timeoutMs,
     retryStrategy: () => null,
   });
-  // Reported by connect()/ping() below; without a listener ioredis prints each one.
-  client.on('error', () => undefined);
+  // connect() rejects with "Connection is closed."; the socket's own error says why.
+  let cause: Error | undefined;
+  client.on('error', (error: Error) => (cause ??= error));
   try {
     await client.connect();
     await client.ping();
+  } catch (error) {
+    throw cause ?? error;
   } finally {
     client.disconnect();
   }
