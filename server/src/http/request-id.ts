@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+
+type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -29,15 +31,10 @@ export function requestIdOptions(trustProxy: false | number | string) {
     requestIdHeader: false as const,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: () => randomUUID(),
-    childLoggerFactory: (
-      logger: FastifyBaseLogger,
-      bindings: Record<string, unknown>,
-      options: Record<string, unknown>,
-      request: IncomingMessage,
-    ): FastifyBaseLogger => {
+    childLoggerFactory: ((logger, bindings, options, request) => {
       const fromProxy = proxyRequestId(request, trustProxy);
       return logger.child(fromProxy ? { ...bindings, [PROXY_REQUEST_ID_LOG_LABEL]: fromProxy } : bindings, options);
-    },
+    }) satisfies ChildLoggerFactory,
   };
 }
 
