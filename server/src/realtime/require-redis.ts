@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { StartRefusal } from '../lifecycle/start-refusal.js';
 
 /** How long a starting server waits for Redis (it may be starting beside it) before giving up. */
-const WAIT_FOR_REDIS_MS = 5_000;
+const WAIT_FOR_REDIS_MS = 3_000;
 const RETRY_EVERY_MS = 500;
 
 /** Where REDIS_URL points, for messages: host and port only (never the password). */
@@ -49,8 +49,10 @@ export async function requireRedis(url: string, waitMs = WAIT_FOR_REDIS_MS, now 
       return;
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
+      // Something else listens there (an HTTP server answers "H..."): ioredis' parser gives up.
+      const said = /^Unknown RESP type|^Protocol error/.test(message) ? 'the answer is not Redis' : (code ?? message);
       // A reply such as WRONGPASS names no secret; newlines would break the one line.
-      cause = (code ?? message).replace(/\s+/g, ' ').slice(0, 120);
+      cause = said.replace(/\s+/g, ' ').slice(0, 120);
     }
     if (deadline - now() <= RETRY_EVERY_MS) break;
     await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
