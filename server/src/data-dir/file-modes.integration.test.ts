@@ -146,10 +146,14 @@ describe('the data folder and backups are private to the server user, whatever t
     await (await startServer(dataDir, running)).stop();
     asOldInstallsLeftIt(dataDir);
     expect(openToOthers(dataDir).length).toBeGreaterThan(100);
+    // Something of the operator's beside Chirp's files is not Chirp's to change.
+    const notes = join(dataDir, 'notes.txt');
+    writeFileSync(notes, 'ours, not Chirp\'s');
+    chmodSync(notes, 0o644);
 
     const server = await startServer(dataDir, running);
-    expect(openToOthers(dataDir)).toEqual([]);
-    // Still the same server: the account made before is there.
+    expect(openToOthers(dataDir)).toEqual([`${notes} 644`]);
+    // The database it made private still works: a new account signs in.
     const client = new TestClient(server.baseUrl);
     await signInBuiltIn(client, { name: 'Olga Older', email: 'olga@example.com' });
     expect((await client.request('/api/auth/user')).status).toBe(200);

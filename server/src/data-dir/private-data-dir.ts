@@ -26,21 +26,27 @@ interface Entry {
   stats: Stats;
 }
 
-/** Every entry under `dir` (not following symbolic links), folders before their contents. */
-function walk(dir: string, into: Entry[] = []): Entry[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const stats = lstatSync(path);
-    into.push({ path, stats });
-    if (stats.isDirectory()) walk(path, into);
-  }
+/**
+ * What Chirp keeps in DATA_DIR: the embedded database, its lock and the copies a restore keeps, the
+ * session secret, the owner setup code, kept transmissions. Only these are walked and changed: a
+ * DATA_DIR pointed at a folder that holds other things (a home folder, say) keeps their modes, and
+ * they are out of others' reach anyway once the folder itself is 0700.
+ */
+const OURS = /^(db|db\.lock|db\.before-restore-.+|session-secret|owner-setup-code|transmissions)$/;
+
+/** Every entry under `path` (not following symbolic links), folders before their contents. */
+function walk(path: string, into: Entry[] = []): Entry[] {
+  const stats = lstatSync(path);
+  into.push({ path, stats });
+  if (stats.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name), into);
   return into;
 }
 
 /**
  * Makes DATA_DIR private to the server's user before anything opens it: creates it 0700 when it is
- * new; on an existing one, takes away every group/others bit from its files (0600) and folders
- * (0700) — installs made before this had a readable folder and world-writable database files.
+ * new; on an existing one, takes away every group/others bit from it and from Chirp's files (0600)
+ * and folders (0700) in it — installs made before this had a readable folder and world-writable
+ * database files.
  *
  * Refuses (one line, changing nothing) when a folder in it is writable by group or others: anyone
  * could then have put, swapped or linked files in it, so the operator must look before it is used
@@ -49,8 +55,15 @@ function walk(dir: string, into: Entry[] = []): Entry[] {
 export function makeDataDirPrivate(dataDir: string): { madePrivate: number } {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const top = statSync(dataDir);
-  if (!top.isDirectory()) throw new StartRefusal(`DATA_DIR ${dataDir} is not a folder.`);
-  const entries = [{ path: dataDir, stats: top }, ...walk(dataDir)];
+  if (!top.isDirectory()) throw new StartRefusal(`Refusing to start: DATA_DIR ${dataDir} is not a folder.`);
+  const entries = [
+    { path: dataDir, stats: top },
+    ...readdirSync(dataDir)
+      .filter((name) => OURS.test(name))
+      .flatMap((name) => walk(join(dataDir, name))),
+  ];
+  // Only the folder itself and Chirp's folders in it: a foreign folder others can write changes
+  // nothing of ours.
   const open = entries.filter(({ stats }) => stats.isDirectory() && (stats.mode & OTHERS_WRITE) !== 0);
   if (open.length > 0) {
     const first = open[0]!;
