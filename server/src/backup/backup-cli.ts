@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'backup') {
     const target = resolve(file ?? join('backups', `chirp-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`));
-    mkdirSync(dirname(target), { recursive: true });
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
     const { bytes } = await backupPglite(env.dataDirPath, target);
     console.log(`Backed up ${env.dataDirPath} to ${target} (${(bytes / 1024 / 1024).toFixed(1)} MB)`);
     return 0;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import { pgliteDir } from '../db/database.js';
+import { PrivateNodeFS } from '../db/private-node-fs.js';
 
 const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-');
 
@@ -15,7 +16,7 @@ export async function backupPglite(dataDir: string, file: string): Promise<{ byt
   if (!existsSync(dir) || readdirSync(dir).length === 0) throw new Error(`No embedded database in ${dir}`);
   const unlock = lockDataDir(`${dir}.lock`);
   try {
-    const client = new PGlite(dir);
+    const client = new PGlite({ fs: new PrivateNodeFS(dir) });
     try {
       // Dumping before the database has started never settles.
       await client.waitReady;
@@ -23,7 +24,8 @@ export async function backupPglite(dataDir: string, file: string): Promise<{ byt
       const bytes = Buffer.from(await dump.arrayBuffer());
       // Written beside the target and renamed, so a crash never leaves a truncated backup behind.
       const partial = join(dirname(file), `.${timestamp()}.partial`);
-      writeFileSync(partial, bytes);
+      // The server's user only: a backup holds password hashes and the sign-in signing key.
+      writeFileSync(partial, bytes, { mode: 0o600, flag: 'wx' });
       renameSync(partial, file);
       return { bytes: bytes.length };
     } finally {
@@ -51,7 +53,7 @@ export async function restorePglite(dataDir: string, file: string): Promise<{ ke
       rmSync(dir, { recursive: true, force: true });
     }
     try {
-      const client = new PGlite(dir, { loadDataDir: dump });
+      const client = new PGlite({ fs: new PrivateNodeFS(dir), loadDataDir: dump });
       try {
         await client.query('select 1');
       } finally {

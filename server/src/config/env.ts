@@ -60,6 +60,10 @@ const port = (fallback: number) =>
     .transform((v) => (v === undefined ? fallback : Number(v)))
     .refine((n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number 0-65535');
 
+/** A TURN credential's default and longest lifetime (TURN_TTL). */
+export const TURN_TTL_DEFAULT_SECONDS = 3_600;
+export const TURN_TTL_MAX_SECONDS = 3_600;
+
 /** Every setting of DESIGN.md §4, all optional: the embedded defaults make a working product. */
 export const envSchema = z
   .object({
@@ -105,9 +109,16 @@ export const envSchema = z
     /** coturn's static-auth-secret (TURN REST API): Chirp hands out time-limited credentials. */
     TURN_SECRET: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
     TURN_URLS: turnUrls,
+    /**
+     * Seconds a TURN credential lasts. coturn cannot revoke one, so this is how long a signed-out or
+     * deleted user can still relay: at most an hour. Clients fetch fresh ones whenever they reconnect.
+     */
     TURN_TTL: optionalString
-      .transform((v) => (v === undefined ? 86_400 : Number(v)))
-      .refine((n) => Number.isInteger(n) && n >= 60 && n <= 604_800, 'must be seconds between 60 and 604800'),
+      .transform((v) => (v === undefined ? TURN_TTL_DEFAULT_SECONDS : Number(v)))
+      .refine(
+        (n) => Number.isInteger(n) && n >= 60 && n <= TURN_TTL_MAX_SECONDS,
+        `must be seconds between 60 and ${TURN_TTL_MAX_SECONDS}`,
+      ),
     LOG_LEVEL: optionalString.pipe(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
  */
 export function loadSessionSecret(configured: string | undefined, dataDir: string): string {
   if (configured) return configured;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'session-secret');
   try {
     const existing = readFileSync(file, 'utf8').trim();

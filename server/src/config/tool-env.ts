@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { keepNewFilesPrivate } from '../data-dir/private-data-dir.js';
 import { ConfigError, parseEnv, type Env } from './env.js';
 
 /**
@@ -8,6 +9,8 @@ import { ConfigError, parseEnv, type Env } from './env.js';
  * with the server's one-line message.
  */
 export function toolEnv(): Env & { dataDirPath: string } {
+  // What a tool writes (the embedded database's files, backups) is the server's user's alone.
+  keepNewFilesPrivate();
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
     const env = parseEnv(process.env);

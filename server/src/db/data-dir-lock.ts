@@ -20,7 +20,7 @@ const isRunning = (pid: number) => {
 export function lockDataDir(lockPath: string): () => void {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      const fd = openSync(lockPath, 'wx');
+      const fd = openSync(lockPath, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return () => rmSync(lockPath, { force: true });

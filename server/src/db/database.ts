@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock.js';
+import { PrivateNodeFS } from './private-node-fs.js';
 import * as schema from './schema.js';
 
 const MIGRATION_LOCK = 7_301_002;
@@ -77,9 +78,10 @@ async function openPglite(dir: string, migrationsFolder: string): Promise<Databa
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const memory = dir === 'memory://';
-  if (!memory) mkdirSync(dir, { recursive: true });
+  // Private like the rest of DATA_DIR (the umask set at start covers the files PGlite creates).
+  if (!memory) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const unlock = memory ? () => undefined : lockDataDir(`${dir}.lock`);
-  const client = new PGlite(dir);
+  const client = memory ? new PGlite(dir) : new PGlite({ fs: new PrivateNodeFS(dir) });
   const db = drizzle({ client, schema });
   try {
     await migrate(db, { migrationsFolder });

@@ -14,6 +14,7 @@ interface LogLine {
   level: number;
   msg: string;
   requestId?: string;
+  proxyRequestId?: string;
   req?: { url?: string };
 }
 
@@ -34,6 +35,8 @@ async function loggedServer(database: DatabaseHandle, trustProxy: boolean) {
   return { app, lines };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 describe('request ids and request logging', () => {
   let database: DatabaseHandle;
   let behindProxy: { app: FastifyInstance; lines: LogLine[] };
@@ -50,28 +53,48 @@ describe('request ids and request logging', () => {
     await database.close();
   });
 
-  it("keeps a trusted proxy's X-Request-Id, returns it, and puts it on every log line of the request", async () => {
+  it("makes its own id behind a proxy too, and logs the proxy's id beside it on every line of the request", async () => {
     // A callback without its login cookie logs a warning from inside the handler.
     const response = await behindProxy.app.inject({ url: '/api/callback?code=x&state=y', headers: { 'x-request-id': 'edge-4f2a-91' } });
     expect(response.statusCode).toBe(400);
-    expect(response.headers['x-request-id']).toBe('edge-4f2a-91');
-    const mine = behindProxy.lines.filter((line) => line.requestId === 'edge-4f2a-91');
+    const ours = response.headers['x-request-id'];
+    expect(ours).toMatch(UUID);
+    const mine = behindProxy.lines.filter((line) => line.proxyRequestId === 'edge-4f2a-91');
     expect(mine.map((line) => line.msg)).toEqual([
       'incoming request',
       'sign-in callback without a valid login cookie (expired, replayed or forged)',
       'request completed',
     ]);
+    expect(mine.every((line) => line.requestId === ours)).toBe(true);
   });
 
-  it('makes its own id when the client talks to it directly, or the id is malformed', async () => {
+  it('never lets a client choose or repeat the request id, even when the proxy passes its header on', async () => {
+    // Behind TRUST_PROXY a client's header may reach the server unchanged (a proxy that passes it).
+    const first = await behindProxy.app.inject({ url: '/api/auth/user', headers: { 'x-request-id': 'chosen-by-client' } });
+    const second = await behindProxy.app.inject({ url: '/api/auth/user', headers: { 'x-request-id': 'chosen-by-client' } });
+    expect(first.headers['x-request-id']).toMatch(UUID);
+    expect(second.headers['x-request-id']).toMatch(UUID);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(behindProxy.lines.filter((line) => line.requestId === 'chosen-by-client')).toEqual([]);
+
     const direct1 = await direct.app.inject({ url: '/api/auth/user', headers: { 'x-request-id': 'chosen-by-client' } });
-    expect(direct1.headers['x-request-id']).not.toBe('chosen-by-client');
-    expect(direct1.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(direct1.headers['x-request-id']).toMatch(UUID);
     const direct2 = await direct.app.inject({ url: '/api/auth/user' });
     expect(direct2.headers['x-request-id']).not.toBe(direct1.headers['x-request-id']);
+    // Without a trusted proxy the header is not even logged.
+    expect(direct.lines.filter((line) => line.proxyRequestId !== undefined)).toEqual([]);
+  });
 
-    const forged = await behindProxy.app.inject({ url: '/api/auth/user', headers: { 'x-request-id': 'a b"}\n{"level":60' } });
-    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  it.each([
+    ['a forged log line', 'a b"}\n{"level":60'],
+    ['an overlong id', 'x'.repeat(65)],
+  ])('drops %s sent as the proxy id', async (_, given) => {
+    const before = behindProxy.lines.length;
+    const response = await behindProxy.app.inject({ url: '/api/auth/user', headers: { 'x-request-id': given } });
+    expect(response.headers['x-request-id']).toMatch(UUID);
+    const lines = behindProxy.lines.slice(before);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.proxyRequestId !== undefined)).toEqual([]);
   });
 
   it('does not log health probes at info', async () => {

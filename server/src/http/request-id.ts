@@ -1,27 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+
+type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-// What a proxy's id may look like: enough for UUIDs, ULIDs and nginx's $request_id, nothing that
-// could forge log fields or headers.
-const ACCEPTABLE = /^[\w.:@-]{1,128}$/;
+/** The log field that carries a trusted proxy's own id for the request, beside ours. */
+export const PROXY_REQUEST_ID_LOG_LABEL = 'proxyRequestId';
+
+// What a proxy's id may look like: enough for UUIDs, ULIDs and nginx's $request_id (32 hex digits),
+// nothing that could forge log fields or headers, and short.
+const ACCEPTABLE = /^[\w.:@-]{1,64}$/;
+
+/** A trusted proxy's id for this request, when it sent a well-formed one. */
+function proxyRequestId(request: IncomingMessage, trustProxy: false | number | string): string | undefined {
+  const given = request.headers[REQUEST_ID_HEADER];
+  return trustProxy && typeof given === 'string' && ACCEPTABLE.test(given) ? given : undefined;
+}
 
 /**
- * Fastify options for request ids: a trusted reverse proxy's `X-Request-Id` is kept (so one id
- * follows the request through proxy and app logs), otherwise the server makes one. A client that
- * talks to the server directly cannot choose its id. Every log line of the request carries it.
+ * Fastify options for request ids: the server always makes its own (a UUID), so no client — not
+ * even one whose header a proxy passes through — can choose or repeat the id its requests are
+ * logged and answered under. Behind TRUST_PROXY a well-formed `X-Request-Id` from the proxy is kept
+ * as a separate log field (`proxyRequestId`), to find the request in the proxy's log. Every log line
+ * of the request carries both.
  */
 export function requestIdOptions(trustProxy: false | number | string) {
   return {
     requestIdHeader: false as const,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    genReqId: (request: IncomingMessage) => {
-      const given = request.headers[REQUEST_ID_HEADER];
-      if (trustProxy && typeof given === 'string' && ACCEPTABLE.test(given)) return given;
-      return randomUUID();
-    },
+    genReqId: () => randomUUID(),
+    childLoggerFactory: ((logger, bindings, options, request) => {
+      const fromProxy = proxyRequestId(request, trustProxy);
+      return logger.child(fromProxy ? { ...bindings, [PROXY_REQUEST_ID_LOG_LABEL]: fromProxy } : bindings, options);
+    }) satisfies ChildLoggerFactory,
   };
 }
 

@@ -20,7 +20,7 @@ export async function prepareOwnerSetup(db: Database, dataDir: string, log: Fast
   if (!(await storeSetupCode(db, code))) return removeSetupCodeFile(dataDir);
   try {
     // Nothing else may have created DATA_DIR yet (SESSION_SECRET set, data in PostgreSQL).
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(file, `${code}\n`, { mode: 0o600 });
   } catch (error) {
     log.warn({ err: error, file }, 'could not write the owner setup code file; use the code from this log');

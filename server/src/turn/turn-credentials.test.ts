@@ -36,6 +36,19 @@ describe('TURN credentials (TURN REST API)', () => {
     expect(sfuClientIceServers(withTurn, 'u')).toEqual([call[1]]);
   });
 
+  it('hands out credentials that expire within an hour by default: coturn cannot revoke them', () => {
+    const now = Date.UTC(2026, 10, 25, 9, 0, 0);
+    const config = configWith({ TURN_SECRET: turn.secret, TURN_URLS: 'turn:t.example:3478' });
+    const server = turnServerFor(config.turn!, 'deleted-soon', now);
+    const expiry = Number(server.username!.split(':')[0]);
+    expect(expiry - now / 1000).toBe(3600);
+    // What a deleted account keeps is bounded by the setting's ceiling, whatever the operator sets.
+    expect(() => parseEnv({ TURN_SECRET: turn.secret, TURN_URLS: 'turn:t.example', TURN_TTL: '86400' })).toThrow(
+      /TURN_TTL must be seconds between 60 and 3600/,
+    );
+    expect(parseEnv({ TURN_SECRET: turn.secret, TURN_URLS: 'turn:t.example', TURN_TTL: '600' }).TURN_TTL).toBe(600);
+  });
+
   it.each([
     [{ TURN_SECRET: turn.secret }, /TURN_URLS is required/],
     [{ TURN_URLS: 'turn:t.example:3478' }, /TURN_SECRET is required/],

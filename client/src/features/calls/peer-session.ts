@@ -27,7 +27,7 @@ export interface PeerSessionOptions {
 
 /**
  * The browser-to-browser audio of one call. The caller offers once the other party joins the room;
- * on `disconnected`/`failed` it retries after 3 s with an ICE restart. Only the remote stream is ever
+ * on `disconnected`/`failed` it retries after 3 s with an ICE restart (and fresh ICE servers). Only the remote stream is ever
  * played: the local microphone goes to the peer connection and nowhere else (no echo).
  */
 export class PeerSession {
@@ -175,8 +175,20 @@ export class PeerSession {
       this.reconnectTimer = undefined;
       const now = pc.connectionState;
       if (this.closed || (now !== 'disconnected' && now !== 'failed')) return;
-      if (this.options.isInitiator) this.guard(this.offer(pc, true));
+      this.guard(this.restart(pc));
     }, PEER_RECONNECT_DELAY_MS);
+  }
+
+  /**
+   * TURN credentials last an hour at most (the server's TURN_TTL), and a relay allocation dies
+   * with its credential: both sides take fresh ICE servers before the restart gathers candidates,
+   * so a call longer than the credential comes back through the relay.
+   */
+  private async restart(pc: RTCPeerConnection): Promise<void> {
+    const iceServers = await this.options.iceServers().catch(() => undefined);
+    if (this.closed || this.pc !== pc) return;
+    if (iceServers) pc.setConfiguration({ ...pc.getConfiguration(), iceServers });
+    if (this.options.isInitiator) await this.offer(pc, true);
   }
 
   private async flushCandidates(pc: RTCPeerConnection): Promise<void> {
