@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { z } from 'zod';
 import { API_PATHS } from '../../../../protocol/api-paths.js';
@@ -11,8 +11,7 @@ import { databaseAdapter } from './oidc-adapter.js';
 import { cspDirectives } from '../../http/security-headers.js';
 import { AUTO_LOGOUT_SCRIPT_HASH, renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
 import { SignInSlowdown } from './sign-in-slowdown.js';
-import { findInviteChannel } from '../../invites/invite-store.js';
-import { hasOwner } from '../../ownership/owner-store.js';
+import { decideSignup } from './signup-policy.js';
 import { loadSigningKey } from './signing-key.js';
 
 export const PROVIDER_PREFIX = '/oidc';
@@ -168,12 +167,11 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
 
   const slowdown = new SignInSlowdown(app.ctx.counters);
 
-  /** SIGNUP=invite: an invitee, a listed e-mail, or anyone while the server still awaits its owner. */
-  const signupPolicy = (invite: unknown) => async (email: string) => {
-    if (config.signup === 'open') return true;
-    if (typeof invite === 'string' && (await findInviteChannel(db, invite)) !== null) return true;
-    if (config.superadminEmails.includes(email)) return true;
-    return !(await hasOwner(db));
+  /** SIGNUP=invite: an invitee, or the owner-to-be while the server still awaits its owner. */
+  const signupPolicy = (invite: unknown, address: string, log: FastifyBaseLogger) => async () => {
+    const decision = await decideSignup(db, app.ctx.counters, config.signup, { invite, address });
+    if (decision === 'unowned-cap') log.warn('sign-up refused: this address already made its accounts on the unowned server');
+    return decision === 'allowed';
   };
 
   const showForm = (
@@ -238,7 +236,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       const outcome = await signInOrRegister(
         db,
         parsed.data,
-        signupPolicy(details.params[INVITE_AUTH_PARAM]),
+        signupPolicy(details.params[INVITE_AUTH_PARAM], request.ip, request.log),
       );
       if (!outcome.ok) {
         await (outcome.reason === 'wrong-credentials' ? attempt.failed() : attempt.uncounted());
