@@ -104,6 +104,30 @@ describe.each(testDatabases())('a deployment whose DATA_DIR does not exist yet, 
   });
 });
 
+describe.each(testDatabases())('setup codes of several starts, on $name', (database) => {
+  it('only the newest claims the server: a start replaces every earlier code, on every instance', async () => {
+    const first = await startTestServer(await database.open());
+    const second = await startTestServer(first.database);
+    try {
+      const oldCode = (await readFile(setupCodeFile(first.config.dataDir), 'utf8')).trim();
+      const newCode = (await readFile(setupCodeFile(second.config.dataDir), 'utf8')).trim();
+      expect(newCode).not.toBe(oldCode);
+      // The code printed by the first start is refused even by the instance that printed it.
+      const olga = await signIn(first, 'Olga Owner', 'olga@example.com');
+      const stale = await claim(olga, oldCode);
+      expect(stale.status).toBe(400);
+      expect((await me(olga)).subscriptionTier).toBe('free');
+      expect(await first.database.db.select().from(ownerSetupCodes)).toHaveLength(1);
+      expect((await claim(olga, newCode)).status).toBe(200);
+      expect((await me(olga)).subscriptionTier).toBe('superadmin');
+    } finally {
+      await second.close();
+      await first.close();
+      await first.database.close();
+    }
+  });
+});
+
 describe.each(testDatabases())('setup code guesses on $name', (database) => {
   let server: TestServer;
 
