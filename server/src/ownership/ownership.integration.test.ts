@@ -16,6 +16,8 @@ import { setupCodeFile } from './setup-code.js';
 const me = async (person: Person) => body<User>(await person.client.request('/api/auth/user'));
 const claim = (person: Person, code: string) =>
   person.client.request('/api/setup/claim', { method: 'POST', json: { code } });
+const wrongGuesses = (person: Person, count: number, tag: string) =>
+  Promise.all(Array.from({ length: count }, (_, i) => claim(person, `WRONG-${tag}-${String(i).padStart(5, '0')}`)));
 const status = async (person: Person) => body<{ ownerClaimed: boolean }>(await person.client.request('/api/setup'));
 
 describe.each(testDatabases())('claiming a fresh server on $name', (database) => {
@@ -139,18 +141,45 @@ describe.each(testDatabases())('setup code guesses on $name', (database) => {
     await server.database.close();
   });
 
-  it('are limited per person: the right code is refused after ten wrong ones, in parallel too', async () => {
+  it("are limited per person, in parallel too, and other people's guesses from the owner's address do not lock the owner out", async () => {
     const guesser = await signIn(server, 'Gia Guess', 'gia@example.com');
     const code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
-    const guesses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => claim(guesser, `WRONG-${String(i).padStart(5, '0')}`)),
-    );
-    expect(guesses.map((r) => r.status)).toEqual(Array(10).fill(400));
+    const guesses = await wrongGuesses(guesser, 11, 'g');
+    expect(guesses.map((r) => r.status).sort()).toEqual([...Array<number>(10).fill(400), 429]);
     expect((await claim(guesser, code)).status).toBe(429);
     expect((await me(guesser)).subscriptionTier).toBe('free');
-    // Another person (here, from the same machine) is limited by address as well.
-    const other = await signIn(server, 'Oz Other', 'oz@example.com');
-    expect((await claim(other, code)).status).toBe(429);
+    // The owner, from the same machine, has not been guessing: the right code claims the server.
+    const owner = await signIn(server, 'Oz Owner', 'oz@example.com');
+    expect((await claim(owner, code)).status).toBe(200);
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+  });
+});
+
+describe.each(testDatabases())('setup code guesses from one address on $name', (database) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  it('stop being checked for anyone who has guessed wrong once the address has made 100 wrong guesses', async () => {
+    const code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
+    for (let i = 0; i < 10; i++) {
+      const person = await signIn(server, `Guesser ${i}`, `guesser${i}@example.com`);
+      const statuses = (await wrongGuesses(person, 10, `a${i}`)).map((r) => r.status);
+      expect(statuses).toEqual(Array<number>(10).fill(400));
+    }
+    const late = await signIn(server, 'Lee Late', 'lee@example.com');
+    expect((await claim(late, 'WRONG-LATE')).status).toBe(400);
+    expect((await claim(late, code)).status).toBe(429);
+    expect((await me(late)).subscriptionTier).toBe('free');
+    // Someone who has not guessed is still checked there: the right code still claims the server.
+    const owner = await signIn(server, 'Ola Owner', 'ola@example.com');
+    expect((await claim(owner, code)).status).toBe(200);
   });
 });
 
