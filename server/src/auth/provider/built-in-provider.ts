@@ -10,7 +10,6 @@ import { findLocalAccount, signInOrRegister } from './local-accounts.js';
 import { databaseAdapter } from './oidc-adapter.js';
 import { cspDirectives } from '../../http/security-headers.js';
 import { AUTO_LOGOUT_SCRIPT_HASH, renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
-import { SignInSlowdown } from './sign-in-slowdown.js';
 import { decideSignup } from './signup-policy.js';
 import { loadSigningKey } from './signing-key.js';
 
@@ -165,7 +164,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     void callback(req, res);
   };
 
-  const slowdown = new SignInSlowdown(app.ctx.counters);
+  const slowdown = app.ctx.signInSlowdown;
 
   /** SIGNUP=invite: an invitee, or the owner-to-be while the server still awaits its owner. */
   const signupPolicy = (invite: unknown, address: string, log: FastifyBaseLogger) => async () => {
