@@ -132,7 +132,9 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       ).replace(/[^\w .-]/g, '')}). <a href="/">Back to Chirp</a></p>`;
     },
     ttl: {
-      Session: 14 * 24 * 3600,
+      // A session nobody signed in to (it only carried a form's state) is kept no longer than an
+      // interaction; a signed-in one for 14 days.
+      Session: (_ctx, session) => (session.accountId ? 14 * 24 * 3600 : 3600),
       Interaction: 3600,
       Grant: 14 * 24 * 3600,
       AccessToken: 600,
@@ -147,6 +149,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
   provider.on('server_error', (_ctx, error) =>
     app.log.error({ err: error }, 'oidc provider error'),
   );
+  provider.use(skipEndSessionWithoutSignIn(provider, new URL('/', publicUrl).href));
 
   const callback = provider.callback();
   /**
@@ -288,4 +291,25 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       handler: async () => undefined,
     });
   }
+}
+
+/**
+ * The provider answers an end-session request by storing a session (for 14 days) to hold its logout
+ * form's state, even for a visitor who has no provider session: every unauthenticated `GET
+ * /oidc/session/end` would add a row. Someone who is not signed in at the provider has nothing to
+ * end, so they go straight home — as a signed-in person does once their logout is confirmed.
+ */
+function skipEndSessionWithoutSignIn(provider: Provider, home: string): Parameters<Provider['use']>[0] {
+  return async (ctx, next) => {
+    if (ctx.path === '/session/end' && (ctx.method === 'GET' || ctx.method === 'POST')) {
+      // Reads the session cookie; only the provider's own session handler ever stores a session.
+      const session = await provider.Session.get(ctx);
+      if (!session.accountId) {
+        ctx.redirect(home);
+        ctx.status = 303;
+        return;
+      }
+    }
+    await next();
+  };
 }
