@@ -11,7 +11,9 @@ import { localAccountOf, passwordMatches, setLocalPassword } from '../auth/provi
 import type { LocalAccount } from '../auth/provider/local-accounts.js';
 import { requireUser } from '../auth/require-user.js';
 import { SESSION_COOKIE, sessionIdOf, type SessionUser } from '../auth/session-store.js';
-import { badRequest, HttpError } from '../http/errors.js';
+import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { isOnlyOwner } from '../ownership/last-owner.js';
+import { prepareOwnerSetup } from '../ownership/owner-setup-at-start.js';
 import { channelsGoingWith } from '../users/delete-user.js';
 import { deleteAccount } from './delete-account.js';
 
@@ -78,7 +80,10 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     const user = await requireUser(request);
     const account = await localAccountOf(ctx.database.db, user);
     if (account && !(await checkPassword(request, account, body.password))) throw wrongPassword();
+    if (await isOnlyOwner(ctx.database.db, user.id)) throw conflict(ACCOUNT_MESSAGES.onlyOwner);
     await deleteAccount(ctx, user.id);
+    // Two owners deleting themselves at once can both pass the check: never leave it unclaimable.
+    if (user.subscriptionTier === 'superadmin') await prepareOwnerSetup(ctx.database.db, ctx.config.dataDir, request.log);
     request.log.info({ userId: user.id }, 'account deleted by its owner');
     const secure = ctx.config.publicUrl.protocol === 'https:';
     reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });

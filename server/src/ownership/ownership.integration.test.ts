@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { ACCOUNT_MESSAGES } from '../../../protocol/account.js';
+import { body, signIn, signInOwner, type Person } from '../access/testing/people.js';
+import { runAdminCommand } from '../admin/admin-commands.js';
 import { upsertUserFromClaims } from '../auth/user-accounts.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { ownerSetupCodes } from '../db/schema.js';
-import { TestClient } from '../testing/http-client.js';
+import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { setupCodeFile } from './setup-code.js';
@@ -201,5 +203,52 @@ describe.each(testDatabases())('a listed e-mail on $name', (database) => {
     expect(saidNo.subscriptionTier).toBe('free');
     const verified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com', email_verified: true }, list);
     expect(verified).toMatchObject({ id: unverified.id, subscriptionTier: 'superadmin' });
+  });
+});
+
+describe.each(testDatabases())('the last owner on $name', (database) => {
+  let server: TestServer;
+  let owner: Person, heir: Person;
+  const quiet = { print: () => undefined };
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open(), { SIGNUP: 'invite' });
+    // Both accounts are made while the server has no owner yet; then Ona claims it.
+    heir = await signIn(server, 'Hal Heir', 'hal@example.com');
+    owner = await signInOwner(server, 'Ona Owner', 'ona@example.com');
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const deleteOwn = (person: Person) =>
+    person.client.request('/api/account', { method: 'DELETE', json: { password: 'correct horse battery' } });
+  const runAdmin = (...argv: string[]) => runAdminCommand(server.database.db, argv, quiet);
+
+  it('cannot delete their own account: the invite-only server would be left open and unclaimable', async () => {
+    const refused = await deleteOwn(owner);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: ACCOUNT_MESSAGES.onlyOwner });
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+    expect(await status(owner)).toEqual({ ownerClaimed: true });
+    // Strangers still cannot sign up.
+    const stranger = new TestClient(server.baseUrl);
+    expect((await signInBuiltIn(stranger, { name: 'Sly Stranger', email: 'sly@example.com' })).status).toBe(403);
+  });
+
+  it('is neither deleted nor demoted by the admin command, which says what to do instead', async () => {
+    await expect(runAdmin('delete-user', owner.id, '--yes')).rejects.toThrow(/only superadmin.*grant-superadmin/);
+    await expect(runAdmin('revoke-superadmin', owner.id)).rejects.toThrow(/only superadmin.*grant-superadmin/);
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+    expect(await status(owner)).toEqual({ ownerClaimed: true });
+  });
+
+  it('can go once someone else owns the server too, and then that one is the last', async () => {
+    await runAdmin('grant-superadmin', heir.id);
+    expect((await deleteOwn(owner)).status).toBe(200);
+    expect(await status(heir)).toEqual({ ownerClaimed: true });
+    await expect(runAdmin('revoke-superadmin', heir.id)).rejects.toThrow(/only superadmin/);
+    expect((await deleteOwn(heir)).status).toBe(409);
   });
 });
