@@ -26,4 +26,7 @@ export const ACCOUNT_MESSAGES = {
   notPasswordAccount: 'Your password is managed by your sign-in provider',
   passwordChanged: 'Password changed',
   accountDeleted: 'Account deleted',
+  /** 409: the server would be left without an owner (decision 012). */
+  onlyOwner:
+    "You are this server's only owner. Make someone else Super Admin first (npm run admin -- grant-superadmin <email>), then delete your account.",
 } as const;

@@ -2,15 +2,17 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import {
   freeTcpPort,
@@ -357,13 +359,30 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 /**
  * The deployment's owner claims it, as a real owner does: with the one-time setup code an instance
- * printed and wrote to its data folder. `request` is the signed-in owner's page request context.
+ * printed and wrote to its data folder. Only the code of the instance that started last works (each
+ * start replaces earlier codes), so the codes of every instance of the stack are tried, this
+ * instance's first. `request` is the signed-in owner's page request context.
  */
 export async function claimOwnership(
   request: { post(url: string, options: { data: unknown; headers: Record<string, string> }): Promise<{ status(): number }> },
   instance: ChirpInstance,
 ): Promise<void> {
-  const code = readFileSync(join(instance.dataDir, 'owner-setup-code'), 'utf8').trim();
-  const claimed = await request.post('/api/setup/claim', { data: { code }, headers: { origin: instance.url } });
-  if (claimed.status() !== 200) throw new Error(`claiming the deployment failed (${claimed.status()})`);
+  const stackDir = dirname(instance.dataDir);
+  const dataDirs = [
+    instance.dataDir,
+    ...readdirSync(stackDir)
+      .filter((name) => name.startsWith('data-'))
+      .map((name) => join(stackDir, name))
+      .filter((dir) => dir !== instance.dataDir),
+  ];
+  const codes = dataDirs
+    .map((dir) => join(dir, 'owner-setup-code'))
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file, 'utf8').trim());
+  let status = 0;
+  for (const code of codes) {
+    status = (await request.post('/api/setup/claim', { data: { code }, headers: { origin: instance.url } })).status();
+    if (status === 200) return;
+  }
+  throw new Error(`claiming the deployment failed (${status})`);
 }

@@ -3,6 +3,7 @@ import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { FloorService } from './floor/floor-service.js';
 import type { Counters } from './limits/counters.js';
+import type { SignInSlowdown } from './auth/provider/sign-in-slowdown.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
@@ -41,6 +42,8 @@ export interface AppContext {
   readonly voice: Voice;
   /** Shared atomic counters (Redis or the database) for every limit that must hold across instances. */
   readonly counters: Counters;
+  /** Password guesses, per account and per address, wherever a password is checked. */
+  readonly signInSlowdown: SignInSlowdown;
 }
 
 declare module 'fastify' {

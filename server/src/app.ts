@@ -54,6 +54,8 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
   /** Shorter call timers for tests (a 30 s ring makes a slow test). */
   callTimings?: Partial<CallTimings>;
+  /** How the password slow-down waits; tests record the delays instead of waiting them out. */
+  signInSleep?: (ms: number) => Promise<void>;
 }
 
 /** A hop count becomes "trust the nearest n hops"; addresses and false pass through. */
@@ -72,7 +74,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerRouteCatalog(app);
   // Everything routes share exists before the first route registers; routes only read it.
-  const composition = await compose({ config, database, log: app.log, callTimings: options.callTimings });
+  const composition = await compose({
+    config,
+    database,
+    log: app.log,
+    callTimings: options.callTimings,
+    signInSleep: options.signInSleep,
+  });
   app.decorate('ctx', composition.ctx);
   app.addHook('onClose', () => composition.close());
 

@@ -9,6 +9,7 @@ import { PresenceService } from './presence/presence-service.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence/presence-store.js';
 import { RedisPresenceStore } from './presence/redis-presence-store.js';
 import { createCounters } from './limits/counters.js';
+import { SignInSlowdown } from './auth/provider/sign-in-slowdown.js';
 import { InProcessBus, type Bus } from './realtime/bus.js';
 import { busChannelEvents } from './realtime/channel-event-publisher.js';
 import { UserMessageLimiter } from './limits/user-message-limiter.js';
@@ -38,6 +39,7 @@ export interface ComposeOptions {
   database: DatabaseHandle;
   log: FastifyBaseLogger;
   callTimings?: Partial<CallTimings>;
+  signInSleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
 export interface Composition {
@@ -57,6 +59,7 @@ export async function compose({
   database,
   log,
   callTimings,
+  signInSleep,
 }: ComposeOptions): Promise<Composition> {
   const { db } = database;
   const onRedisError = throttledRedisErrors((error, repeats) => log.error({ err: error, repeats }, 'redis error'));
@@ -72,6 +75,7 @@ export async function compose({
     redisPrefix: config.redisPrefix,
     onError: onRedisError,
   });
+  const signInSlowdown = new SignInSlowdown(counters, signInSleep);
   const hub = new SocketHub(bus);
   const sockets = new SocketRegistry(bus, log);
   await sockets.start();
@@ -160,6 +164,7 @@ export async function compose({
     config,
     database,
     counters,
+    signInSlowdown,
     bus,
     hub,
     sockets,

@@ -11,14 +11,30 @@ import { localAccountOf, passwordMatches, setLocalPassword } from '../auth/provi
 import type { LocalAccount } from '../auth/provider/local-accounts.js';
 import { requireUser } from '../auth/require-user.js';
 import { SESSION_COOKIE, sessionIdOf, type SessionUser } from '../auth/session-store.js';
-import { badRequest, HttpError } from '../http/errors.js';
+import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { isOnlyOwner } from '../ownership/last-owner.js';
+import { prepareOwnerSetup } from '../ownership/owner-setup-at-start.js';
 import { channelsGoingWith } from '../users/delete-user.js';
 import { deleteAccount } from './delete-account.js';
 
-/** Password guesses through a stolen session are slowed like sign-in attempts. */
+/** A cap on requests that check a password, besides the per-account slow-down below. */
 const guessLimit = { rateLimit: { max: 10, timeWindow: '1 minute' } };
 
 const wrongPassword = () => new HttpError(403, ACCOUNT_MESSAGES.wrongPassword);
+
+/**
+ * Checks the signed-in user's password through the same per-account (and per-address) slow-down as
+ * the sign-in page: guesses through a stolen session count against the account like guesses at the
+ * form, and are answered after the same delays. A right password on an account nobody is attacking
+ * is never slowed.
+ */
+async function checkPassword(request: FastifyRequest, account: LocalAccount, password: string | undefined): Promise<boolean> {
+  if (password === undefined) return false; // no password given: nothing was guessed
+  const attempt = await request.server.ctx.signInSlowdown.begin(account.email, request.ip);
+  const matches = await passwordMatches(account, password);
+  await (matches ? attempt.succeeded() : attempt.failed());
+  return matches;
+}
 
 async function requirePasswordAccount(request: FastifyRequest, user: SessionUser): Promise<LocalAccount> {
   const account = await localAccountOf(request.server.ctx.database.db, user);
@@ -48,7 +64,7 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     const body = changePasswordBodySchema.parse(request.body);
     const user = await requireUser(request);
     const account = await requirePasswordAccount(request, user);
-    if (!(await passwordMatches(account, body.currentPassword))) {
+    if (!(await checkPassword(request, account, body.currentPassword))) {
       request.log.info({ userId: user.id }, 'password change refused: wrong current password');
       throw wrongPassword();
     }
@@ -63,8 +79,11 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     const body = deleteAccountBodySchema.parse(request.body ?? {});
     const user = await requireUser(request);
     const account = await localAccountOf(ctx.database.db, user);
-    if (account && !(body.password && (await passwordMatches(account, body.password)))) throw wrongPassword();
+    if (account && !(await checkPassword(request, account, body.password))) throw wrongPassword();
+    if (await isOnlyOwner(ctx.database.db, user.id)) throw conflict(ACCOUNT_MESSAGES.onlyOwner);
     await deleteAccount(ctx, user.id);
+    // Two owners deleting themselves at once can both pass the check: never leave it unclaimable.
+    if (user.subscriptionTier === 'superadmin') await prepareOwnerSetup(ctx.database.db, ctx.config.dataDir, request.log);
     request.log.info({ userId: user.id }, 'account deleted by its owner');
     const secure = ctx.config.publicUrl.protocol === 'https:';
     reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });

@@ -131,3 +131,58 @@ describe.each(testDatabases())('own account (Settings) on $name', (database) => 
     expect(await rowsReferencing(server.database.db, external!.id)).toMatchObject({ users: 0, sessions: 0 });
   });
 });
+
+describe.each(testDatabases())('password guesses through a signed-in session on $name', (database) => {
+  let server: TestServer;
+  /** The delays the password slow-down asked for, recorded instead of waited out. */
+  const waited: number[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open(), {}, { signInSleep: async (ms) => void waited.push(ms) });
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  it('are slowed per account like guesses at the sign-in page, and count there too', async () => {
+    // Whoever holds Vic's session (a stolen cookie) guesses her password through Settings.
+    const stolen = await signIn(server, 'Vic Victim', 'vic@example.com');
+    waited.length = 0;
+    for (let i = 0; i < 5; i++) {
+      const guess = await stolen.client.request('/api/account/password', {
+        method: 'POST',
+        json: { currentPassword: `guess number ${i}`, newPassword: 'the thief password' },
+      });
+      expect(guess.status).toBe(403);
+    }
+    expect(waited).toEqual([]); // the first failures are free, as at the sign-in page
+    const sixth = await stolen.client.request('/api/account', { method: 'DELETE', json: { password: 'guess number 5' } });
+    expect(sixth.status).toBe(403);
+    const seventh = await stolen.client.request('/api/account/password', {
+      method: 'POST',
+      json: { currentPassword: 'guess number 6', newPassword: 'the thief password' },
+    });
+    expect(seventh.status).toBe(403);
+    expect(waited).toEqual([1000, 2000]);
+    // The account is under attack: the sign-in page slows even Vic's right password (the 8th place).
+    waited.length = 0;
+    const vic = new TestClient(server.baseUrl);
+    await signInBuiltIn(vic, { name: '', email: 'vic@example.com' });
+    expect((await vic.request('/api/auth/user')).status).toBe(200);
+    expect(waited).toEqual([4000]);
+  });
+
+  it('never slow a right password on an account nobody is attacking, whatever its address has seen', async () => {
+    const wendy = await signIn(server, 'Wendy Calm', 'wendy@example.com');
+    waited.length = 0;
+    const changed = await wendy.client.request('/api/account/password', {
+      method: 'POST',
+      json: { currentPassword: 'correct horse battery', newPassword: 'purple staple battery' },
+    });
+    expect(changed.status).toBe(200);
+    const deleted = await wendy.client.request('/api/account', { method: 'DELETE', json: { password: 'purple staple battery' } });
+    expect(deleted.status).toBe(200);
+    expect(waited).toEqual([]);
+  });
+});

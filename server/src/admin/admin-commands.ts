@@ -4,6 +4,7 @@ import { assignableTierSchema, type SubscriptionTier } from '../../../protocol/u
 import { localAccountOf, setLocalPassword } from '../auth/provider/account-maintenance.js';
 import type { Database } from '../db/database.js';
 import { users } from '../db/schema.js';
+import { isOnlyOwner, setupCodeIfOwnerless } from '../ownership/last-owner.js';
 import { channelsGoingWith, deleteUserAndData } from '../users/delete-user.js';
 
 /** A mistake in the operator's command: printed as is, exit code 2. */
@@ -72,6 +73,20 @@ async function listUsers(db: Database, io: AdminIo): Promise<void> {
   io.print(`${rows.length} user(s)`);
 }
 
+/** The server keeps an owner: its only superadmin is neither deleted nor demoted (decision 012). */
+async function refuseOnlyOwner(db: Database, user: UserRow): Promise<void> {
+  if (!(await isOnlyOwner(db, user.id))) return;
+  throw new UsageError(
+    `${describe(user)} is the only superadmin: the server would have no owner. Make someone else superadmin first (grant-superadmin <user>).`,
+  );
+}
+
+/** Should two owners have gone at once after all: a new setup code now, not at the next start. */
+async function printCodeIfOwnerless(db: Database, io: AdminIo): Promise<void> {
+  const code = await setupCodeIfOwnerless(db);
+  if (code) io.print(`The server has no owner now. Owner setup code: ${code} — sign in, open Settings and enter it under "Claim this server".`);
+}
+
 /** Runs one admin command; returns the process exit code. */
 export async function runAdminCommand(
   db: Database,
@@ -111,8 +126,10 @@ export async function runAdminCommand(
       const tier = assignableTierSchema.safeParse(positional[1] ?? 'admin');
       if (!tier.success) throw new UsageError('The new tier is one of free, member, admin.');
       if (user.subscriptionTier !== 'superadmin') throw new UsageError(`${describe(user)} is not superadmin.`);
+      await refuseOnlyOwner(db, user);
       await setTier(db, user, tier.data);
       io.print(`${describe(user)} is now ${tier.data}.`);
+      await printCodeIfOwnerless(db, io);
       if (user.email && options.superadminEmails?.includes(user.email)) {
         io.print(`Note: ${user.email} is in SUPERADMIN_EMAILS and becomes superadmin again at the next sign-in; remove it there.`);
       }
@@ -133,6 +150,7 @@ export async function runAdminCommand(
 
     case 'delete-user': {
       const user = await findUser(db, positional[0]);
+      await refuseOnlyOwner(db, user);
       if (!flags.has('--yes')) {
         const created = await channelsGoingWith(db, user.id);
         io.print(`This deletes ${describe(user)}, tier ${user.subscriptionTier}, with their sessions, memberships,`);
@@ -148,6 +166,7 @@ export async function runAdminCommand(
           (deleted.createdChannels.length ? ` and ${deleted.createdChannels.length} channel(s) they created` : '') +
           (deleted.localAccountDeleted ? '; their built-in sign-in account is gone too.' : '.'),
       );
+      if (user.subscriptionTier === 'superadmin') await printCodeIfOwnerless(db, io);
       return 0;
     }
 

@@ -3,6 +3,8 @@ import type { InviteResponse } from '../../../protocol/invites.js';
 import type { User } from '../../../protocol/user.js';
 import { body, createChannel, signInOwner, type Person } from '../access/testing/people.js';
 import { localAccounts } from '../db/schema.js';
+import { claimServer } from '../testing/owner.js';
+import { UNOWNED_SIGNUPS_PER_ADDRESS } from './provider/signup-policy.js';
 import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -57,17 +59,54 @@ describe.each(testDatabases())('SIGNUP=invite on $name', (database) => {
     expect((await me(faker)).status).toBe(401);
   });
 
-  it('lets a listed e-mail create its account (without making it superadmin: the address is unverified)', async () => {
+  it('does not let an address listed in SUPERADMIN_EMAILS open sign-up: anyone could type it', async () => {
+    const before = await accountCount();
+    const impostor = new TestClient(server.baseUrl);
+    const response = await signInBuiltIn(impostor, { name: 'Bo Fake', email: 'Boss@Example.com' });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain(INVITE_ONLY);
+    expect((await me(impostor)).status).toBe(401);
+    expect(await accountCount()).toBe(before);
+    // So the address is still free for the real person, who comes with an invite.
     const boss = new TestClient(server.baseUrl);
-    await signInBuiltIn(boss, { name: 'Bo Boss', email: 'Boss@Example.com' });
-    const response = await me(boss);
-    expect(response.status).toBe(200);
-    expect((await body<User>(response)).subscriptionTier).toBe('free');
+    const returnTo = inviteUrl.pathname + inviteUrl.search;
+    await signInBuiltIn(boss, { name: 'Bo Boss', email: 'boss@example.com', password: 'the real boss password' }, returnTo);
+    const signedIn = await me(boss);
+    expect(signedIn.status).toBe(200);
+    expect((await body<User>(signedIn)).subscriptionTier).toBe('free');
   });
 
   it('still signs existing accounts in', async () => {
     const again = new TestClient(server.baseUrl);
     await signInBuiltIn(again, { name: '', email: 'olga@example.com' });
     expect((await body<User>(await me(again))).id).toBe(owner.id);
+  });
+});
+
+describe.each(testDatabases())('SIGNUP=invite on a server with no owner yet, on $name', (database) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open(), { SIGNUP: 'invite' });
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  it('lets the owner-to-be in, but not a stranger make a batch of accounts from one address', async () => {
+    const made: number[] = [];
+    for (let i = 0; i < UNOWNED_SIGNUPS_PER_ADDRESS + 3; i++) {
+      const client = new TestClient(server.baseUrl);
+      const response = await signInBuiltIn(client, { name: `Bulk ${i}`, email: `bulk${i}@example.com` });
+      made.push(response.status === 403 ? 0 : (await client.request('/api/auth/user')).status === 200 ? 1 : -1);
+    }
+    expect(made).toEqual([...Array<number>(UNOWNED_SIGNUPS_PER_ADDRESS).fill(1), 0, 0, 0]);
+    expect((await server.database.db.select().from(localAccounts)).length).toBe(UNOWNED_SIGNUPS_PER_ADDRESS);
+    // Existing accounts still sign in, and one of them can claim the server.
+    const owner = new TestClient(server.baseUrl);
+    await signInBuiltIn(owner, { name: '', email: 'bulk0@example.com' });
+    await claimServer(server, owner);
+    expect((await body<User>(await owner.request('/api/auth/user'))).subscriptionTier).toBe('superadmin');
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createChannel, signIn, signInOwner } from '../access/testing/people.js';
 import { SESSION_COOKIE } from '../auth/session-store.js';
-import { TestClient } from '../testing/http-client.js';
+import { runAdminCommand } from '../admin/admin-commands.js';
+import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
@@ -34,6 +35,9 @@ describe.each(testDatabases())('what the log never says, on $name', (database) =
   let server: TestServer;
   const lines: string[] = [];
   const log = () => lines.join('');
+  const setTierByOperator = async (userId: string, tier: 'admin') => {
+    await runAdminCommand(server.database.db, ['set-tier', userId, tier], { print: () => undefined });
+  };
 
   beforeAll(async () => {
     server = await startTestServer(
@@ -110,6 +114,34 @@ describe.each(testDatabases())('what the log never says, on $name', (database) =
       expect(secret.length).toBeGreaterThan(5);
       expect(log(), `the log contains ${secret.slice(0, 12)}…`).not.toContain(secret);
     }
+  });
+
+  it('keeps invite tokens and callback codes out when they ride inside a returnTo', async () => {
+    const owner = await signIn(server, 'Rita Returner', 'rita.returner@example.com');
+    await setTierByOperator(owner.id, 'admin');
+    const channelId = await createChannel(owner, 'Nested');
+    const invite = (await (await owner.client.request(`/api/invite/generate?channelId=${channelId}`)).json()) as {
+      inviteUrl: string;
+    };
+    const link = new URL(invite.inviteUrl);
+    const token = link.searchParams.get('invite')!;
+    const before = lines.length;
+
+    // Signed out, the invitee opens the link: the app sends them to sign in, returning to the link.
+    const ivan = new TestClient(server.baseUrl);
+    await signInBuiltIn(ivan, { name: 'Ivan Invitee', email: 'ivan.invitee@example.com' }, link.pathname + link.search);
+    expect((await ivan.request('/api/auth/user')).status).toBe(200);
+    // The same token as an invite path, and a callback URL (with its code) nested in a returnTo.
+    const code = 'a-callback-code-that-must-not-be-logged';
+    await new TestClient(server.baseUrl).request(`/api/login?returnTo=${encodeURIComponent(`/invite/${token}`)}`);
+    await new TestClient(server.baseUrl).request(
+      `/api/login?returnTo=${encodeURIComponent(`/api/callback?code=${code}&state=s`)}`,
+    );
+
+    const logged = lines.slice(before).join('');
+    expect(logged).toContain('returnTo'); // the requests were logged, with their returnTo
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain(code);
   });
 
   it('logs a flood of bad frames once per socket and once per address on /rtc, with counts', async () => {

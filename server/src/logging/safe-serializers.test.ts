@@ -15,6 +15,52 @@ describe('redactUrl', () => {
   });
 });
 
+describe('redactUrl with a URL inside a parameter', () => {
+  const token = 'Zq3kX9vB2mN8pL1tR7wY4cF6hJ0sD5gA_eU-iO2aQwE';
+  const hidden = (url: string) => {
+    const logged = redactUrl(url);
+    expect(logged).not.toContain(token);
+    return logged;
+  };
+
+  it("hides an invite token inside a returnTo's own query string, however often it is encoded", () => {
+    const inner = `/?channel=7&invite=${token}`;
+    expect(hidden(`/api/login?returnTo=${encodeURIComponent(inner)}`)).toBe(
+      `/api/login?returnTo=${encodeURIComponent('/?channel=7&invite=redacted')}`,
+    );
+    hidden(`/api/login?returnTo=${encodeURIComponent(encodeURIComponent(inner))}`);
+    hidden(`/api/login?returnTo=${encodeURIComponent(encodeURIComponent(encodeURIComponent(inner)))}`);
+    hidden(`/api/login?returnTo=/?channel=7%26invite=${token}`);
+    hidden(`/api/login?returnTo=${encodeURIComponent(`channel=7&invite=${token}`)}`);
+    hidden(`/api/login?returnTo=${encodeURIComponent(`/settings#invite=${token}`)}`);
+  });
+
+  it('hides codes and states of a callback URL inside a returnTo, and invite paths anywhere', () => {
+    const logged = hidden(`/api/login?returnTo=${encodeURIComponent(`/api/callback?code=${token}&state=${token}&iss=x`)}`);
+    expect(logged).toBe(`/api/login?returnTo=${encodeURIComponent('/api/callback?code=redacted&state=redacted&iss=x')}`);
+    expect(hidden(`/invite/${token}`)).toBe('/invite/redacted');
+    expect(hidden(`/api/login?returnTo=${encodeURIComponent(`/invite/${token}?x=1`)}`)).toBe(
+      `/api/login?returnTo=${encodeURIComponent('/invite/redacted?x=1')}`,
+    );
+    // A returnTo nested in a returnTo nested in a returnTo...
+    let deep = `/?invite=${token}`;
+    for (let i = 0; i < 8; i++) deep = `/api/login?returnTo=${encodeURIComponent(deep)}`;
+    hidden(deep);
+  });
+
+  it('leaves URLs with nothing secret in them exactly as they came', () => {
+    for (const url of [
+      '/api/invite/generate?channelId=7',
+      '/api/invite/accept',
+      '/api/login?returnTo=%2Fsettings',
+      '/api/login?returnTo=%2F%3Fchannel%3D7',
+      '/api/channels/7/invites/12',
+    ]) {
+      expect(redactUrl(url)).toBe(url);
+    }
+  });
+});
+
 describe('serializeError', () => {
   it("keeps a failed query's SQL and error code but none of its values", () => {
     const cause = Object.assign(new Error('duplicate key value violates unique constraint "x"'), {

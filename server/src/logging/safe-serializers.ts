@@ -22,18 +22,64 @@ const SECRET_PARAMS = new Set([
   'login_hint',
 ]);
 
-/** The URL as logged: secret query values replaced, so it still shows which parameters came. */
+const REDACTED = 'redacted';
+/** A URL inside a URL inside a URL...: past this depth a value is hidden whole. */
+const MAX_NESTING = 4;
+/** `/invite/<token>`, wherever it appears (not the API's own `/api/invite/generate|accept`). */
+const INVITE_PATH = /(^|\/)invite\/(?!(?:generate|accept)(?:$|[/?#]))[^/?#]+/gi;
+
+/**
+ * The URL as logged: secret query values replaced, so it still shows which parameters came. The
+ * other values are read as URLs too — a `returnTo` carries a whole path with its own query string
+ * (`/?channel=7&invite=…`, `/api/callback?code=…`), possibly percent-encoded once more — and their
+ * secrets are replaced the same way, as is the token of an `/invite/<token>` path.
+ */
 export function redactUrl(url: string): string {
-  const query = url.indexOf('?');
-  if (query < 0) return url;
-  const params = new URLSearchParams(url.slice(query + 1));
+  return redactAt(url, 0);
+}
+
+function redactAt(url: string, depth: number): string {
+  if (depth > MAX_NESTING) return REDACTED;
+  const hashAt = url.indexOf('#');
+  // A fragment never reaches a server on its own; one inside a returnTo may hold anything.
+  const fragment = hashAt < 0 ? '' : url.length > hashAt + 1 ? `#${REDACTED}` : '#';
+  const beforeHash = hashAt < 0 ? url : url.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const path = queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt);
+  const safePath = path.replace(INVITE_PATH, `$1invite/${REDACTED}`);
+  if (queryAt < 0) return safePath + fragment;
+  const query = redactQuery(beforeHash.slice(queryAt + 1), depth);
+  return `${safePath}?${query}${fragment}`;
+}
+
+function redactQuery(query: string, depth: number): string {
   let changed = false;
-  for (const name of [...params.keys()]) {
-    if (!SECRET_PARAMS.has(name.toLowerCase())) continue;
-    params.set(name, 'redacted');
-    changed = true;
+  const entries = [...new URLSearchParams(query)].map(([name, value]): [string, string] => {
+    const safe = SECRET_PARAMS.has(name.toLowerCase()) ? REDACTED : redactNested(value, depth + 1);
+    if (safe !== value) changed = true;
+    return [name, safe];
+  });
+  return changed ? new URLSearchParams(entries).toString() : query;
+}
+
+/** A parameter's value, read as a path or query string (decoded again while it stays encoded). */
+function redactNested(value: string, depth: number): string {
+  if (depth > MAX_NESTING) return REDACTED;
+  let decoded = value;
+  for (let i = 0; i < MAX_NESTING && /%[0-9a-f]{2}/i.test(decoded); i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+    if (next === decoded) break;
+    decoded = next;
   }
-  return changed ? `${url.slice(0, query)}?${params.toString()}` : url;
+  // `channel=7&invite=…` with no "?" is a query string of its own.
+  const bareQuery = decoded.includes('=') && !/^\/|[?#]/.test(decoded);
+  const safe = bareQuery ? redactQuery(decoded, depth) : redactAt(decoded, depth);
+  return safe === decoded ? value : safe;
 }
 
 /** Fastify's request serializer, with the URL redacted. */

@@ -6,8 +6,9 @@ import { newSetupCode, setupCodeFile } from './setup-code.js';
 
 /**
  * At start, while the server has no owner: mint a one-time setup code, keep only its hash in the
- * database (any instance accepts it), print it as one clear log line and write it to
- * `DATA_DIR/owner-setup-code` (mode 0600), as Jenkins and Grafana do. Once owned: no codes, no file.
+ * database in place of any earlier code (any instance accepts it), print it as one clear log line
+ * and write it to `DATA_DIR/owner-setup-code` (mode 0600), as Jenkins and Grafana do. Once owned:
+ * no codes, no file.
  */
 export async function prepareOwnerSetup(db: Database, dataDir: string, log: FastifyBaseLogger): Promise<void> {
   const file = setupCodeFile(dataDir);
@@ -27,7 +28,7 @@ export async function prepareOwnerSetup(db: Database, dataDir: string, log: Fast
   }
   // Deliberately logged: the operator needs it, and only the operator reads this log (like Jenkins).
   log.warn(
-    `This server has no owner yet. Owner setup code: ${code} — sign in, open Settings and enter it under "Claim this server" (also in ${file}).`,
+    `This server has no owner yet. Owner setup code: ${code} — sign in, open Settings and enter it under "Claim this server" (also in ${file}). Codes printed before this one no longer work.`,
   );
 }
 

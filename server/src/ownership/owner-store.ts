@@ -17,14 +17,16 @@ export async function hasOwner(db: Executor): Promise<boolean> {
   return owner !== undefined;
 }
 
-/** Stores a new code (hashed) unless the server has an owner; answers whether it was stored. */
+/**
+ * Stores a new code (hashed) unless the server has an owner; answers whether it was stored. It
+ * replaces every earlier code: only the code printed last (by whichever instance started last)
+ * claims the server, so a code left in an old log or file is worth nothing.
+ */
 export async function storeSetupCode(db: Database, code: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${OWNERSHIP_LOCK})`);
-    if (await hasOwner(tx)) {
-      await tx.delete(ownerSetupCodes);
-      return false;
-    }
+    await tx.delete(ownerSetupCodes);
+    if (await hasOwner(tx)) return false;
     await tx.insert(ownerSetupCodes).values({ codeHash: hashSetupCode(code) });
     return true;
   });

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { ACCOUNT_MESSAGES } from '../../../protocol/account.js';
+import { body, signIn, signInOwner, type Person } from '../access/testing/people.js';
+import { runAdminCommand } from '../admin/admin-commands.js';
 import { upsertUserFromClaims } from '../auth/user-accounts.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { ownerSetupCodes } from '../db/schema.js';
-import { TestClient } from '../testing/http-client.js';
+import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { setupCodeFile } from './setup-code.js';
@@ -16,6 +18,8 @@ import { setupCodeFile } from './setup-code.js';
 const me = async (person: Person) => body<User>(await person.client.request('/api/auth/user'));
 const claim = (person: Person, code: string) =>
   person.client.request('/api/setup/claim', { method: 'POST', json: { code } });
+const wrongGuesses = (person: Person, count: number, tag: string) =>
+  Promise.all(Array.from({ length: count }, (_, i) => claim(person, `WRONG-${tag}-${String(i).padStart(5, '0')}`)));
 const status = async (person: Person) => body<{ ownerClaimed: boolean }>(await person.client.request('/api/setup'));
 
 describe.each(testDatabases())('claiming a fresh server on $name', (database) => {
@@ -104,6 +108,30 @@ describe.each(testDatabases())('a deployment whose DATA_DIR does not exist yet, 
   });
 });
 
+describe.each(testDatabases())('setup codes of several starts, on $name', (database) => {
+  it('only the newest claims the server: a start replaces every earlier code, on every instance', async () => {
+    const first = await startTestServer(await database.open());
+    const second = await startTestServer(first.database);
+    try {
+      const oldCode = (await readFile(setupCodeFile(first.config.dataDir), 'utf8')).trim();
+      const newCode = (await readFile(setupCodeFile(second.config.dataDir), 'utf8')).trim();
+      expect(newCode).not.toBe(oldCode);
+      // The code printed by the first start is refused even by the instance that printed it.
+      const olga = await signIn(first, 'Olga Owner', 'olga@example.com');
+      const stale = await claim(olga, oldCode);
+      expect(stale.status).toBe(400);
+      expect((await me(olga)).subscriptionTier).toBe('free');
+      expect(await first.database.db.select().from(ownerSetupCodes)).toHaveLength(1);
+      expect((await claim(olga, newCode)).status).toBe(200);
+      expect((await me(olga)).subscriptionTier).toBe('superadmin');
+    } finally {
+      await second.close();
+      await first.close();
+      await first.database.close();
+    }
+  });
+});
+
 describe.each(testDatabases())('setup code guesses on $name', (database) => {
   let server: TestServer;
 
@@ -115,18 +143,45 @@ describe.each(testDatabases())('setup code guesses on $name', (database) => {
     await server.database.close();
   });
 
-  it('are limited per person: the right code is refused after ten wrong ones, in parallel too', async () => {
+  it("are limited per person, in parallel too, and other people's guesses from the owner's address do not lock the owner out", async () => {
     const guesser = await signIn(server, 'Gia Guess', 'gia@example.com');
     const code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
-    const guesses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => claim(guesser, `WRONG-${String(i).padStart(5, '0')}`)),
-    );
-    expect(guesses.map((r) => r.status)).toEqual(Array(10).fill(400));
+    const guesses = await wrongGuesses(guesser, 11, 'g');
+    expect(guesses.map((r) => r.status).sort()).toEqual([...Array<number>(10).fill(400), 429]);
     expect((await claim(guesser, code)).status).toBe(429);
     expect((await me(guesser)).subscriptionTier).toBe('free');
-    // Another person (here, from the same machine) is limited by address as well.
-    const other = await signIn(server, 'Oz Other', 'oz@example.com');
-    expect((await claim(other, code)).status).toBe(429);
+    // The owner, from the same machine, has not been guessing: the right code claims the server.
+    const owner = await signIn(server, 'Oz Owner', 'oz@example.com');
+    expect((await claim(owner, code)).status).toBe(200);
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+  });
+});
+
+describe.each(testDatabases())('setup code guesses from one address on $name', (database) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  it('stop being checked for anyone who has guessed wrong once the address has made 100 wrong guesses', async () => {
+    const code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
+    for (let i = 0; i < 10; i++) {
+      const person = await signIn(server, `Guesser ${i}`, `guesser${i}@example.com`);
+      const statuses = (await wrongGuesses(person, 10, `a${i}`)).map((r) => r.status);
+      expect(statuses).toEqual(Array<number>(10).fill(400));
+    }
+    const late = await signIn(server, 'Lee Late', 'lee@example.com');
+    expect((await claim(late, 'WRONG-LATE')).status).toBe(400);
+    expect((await claim(late, code)).status).toBe(429);
+    expect((await me(late)).subscriptionTier).toBe('free');
+    // Someone who has not guessed is still checked there: the right code still claims the server.
+    const owner = await signIn(server, 'Ola Owner', 'ola@example.com');
+    expect((await claim(owner, code)).status).toBe(200);
   });
 });
 
@@ -148,5 +203,52 @@ describe.each(testDatabases())('a listed e-mail on $name', (database) => {
     expect(saidNo.subscriptionTier).toBe('free');
     const verified = await upsertUserFromClaims(handle.db, issuer, { sub: 'a', email: 'Boss@Example.com', email_verified: true }, list);
     expect(verified).toMatchObject({ id: unverified.id, subscriptionTier: 'superadmin' });
+  });
+});
+
+describe.each(testDatabases())('the last owner on $name', (database) => {
+  let server: TestServer;
+  let owner: Person, heir: Person;
+  const quiet = { print: () => undefined };
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open(), { SIGNUP: 'invite' });
+    // Both accounts are made while the server has no owner yet; then Ona claims it.
+    heir = await signIn(server, 'Hal Heir', 'hal@example.com');
+    owner = await signInOwner(server, 'Ona Owner', 'ona@example.com');
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const deleteOwn = (person: Person) =>
+    person.client.request('/api/account', { method: 'DELETE', json: { password: 'correct horse battery' } });
+  const runAdmin = (...argv: string[]) => runAdminCommand(server.database.db, argv, quiet);
+
+  it('cannot delete their own account: the invite-only server would be left open and unclaimable', async () => {
+    const refused = await deleteOwn(owner);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: ACCOUNT_MESSAGES.onlyOwner });
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+    expect(await status(owner)).toEqual({ ownerClaimed: true });
+    // Strangers still cannot sign up.
+    const stranger = new TestClient(server.baseUrl);
+    expect((await signInBuiltIn(stranger, { name: 'Sly Stranger', email: 'sly@example.com' })).status).toBe(403);
+  });
+
+  it('is neither deleted nor demoted by the admin command, which says what to do instead', async () => {
+    await expect(runAdmin('delete-user', owner.id, '--yes')).rejects.toThrow(/only superadmin.*grant-superadmin/);
+    await expect(runAdmin('revoke-superadmin', owner.id)).rejects.toThrow(/only superadmin.*grant-superadmin/);
+    expect((await me(owner)).subscriptionTier).toBe('superadmin');
+    expect(await status(owner)).toEqual({ ownerClaimed: true });
+  });
+
+  it('can go once someone else owns the server too, and then that one is the last', async () => {
+    await runAdmin('grant-superadmin', heir.id);
+    expect((await deleteOwn(owner)).status).toBe(200);
+    expect(await status(heir)).toEqual({ ownerClaimed: true });
+    await expect(runAdmin('revoke-superadmin', heir.id)).rejects.toThrow(/only superadmin/);
+    expect((await deleteOwn(heir)).status).toBe(409);
   });
 });

@@ -49,7 +49,8 @@ describe.runIf(databaseUrl && redisUrl)('two instances on PostgreSQL and Redis',
   it('shows a member on instance B going online and talking to a user on instance A, and pokes cross', async () => {
     const owner = new TestClient(a.baseUrl);
     await signInBuiltIn(owner, { name: 'Ann Alpha', email: 'ann@example.com' });
-    await claimServer(a, owner);
+    // Instance B started last: its setup code replaced A's.
+    await claimServer(b, owner);
     const bea = new TestClient(b.baseUrl);
     await signInBuiltIn(bea, { name: 'Bea Beta', email: 'bea@example.com' });
     const beaId = ((await (await bea.request('/api/auth/user')).json()) as { id: string }).id;

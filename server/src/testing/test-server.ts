@@ -33,7 +33,7 @@ export async function freePort(): Promise<number> {
 export async function startTestServer(
   database: DatabaseHandle,
   env: Record<string, string> = {},
-  options: { logStream?: DestinationStream } = {},
+  options: { logStream?: DestinationStream; signInSleep?: (ms: number) => Promise<void> } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -52,6 +52,7 @@ export async function startTestServer(
     serveClient: false,
     logger: false,
     logStream: options.logStream,
+    signInSleep: options.signInSleep,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, config, database, baseUrl, close: () => app.close() };

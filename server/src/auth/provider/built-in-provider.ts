@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { z } from 'zod';
 import { API_PATHS } from '../../../../protocol/api-paths.js';
@@ -10,9 +10,7 @@ import { findLocalAccount, signInOrRegister } from './local-accounts.js';
 import { databaseAdapter } from './oidc-adapter.js';
 import { cspDirectives } from '../../http/security-headers.js';
 import { AUTO_LOGOUT_SCRIPT_HASH, renderAutoLogoutPage, renderSignInPage } from './sign-in-page.js';
-import { SignInSlowdown } from './sign-in-slowdown.js';
-import { findInviteChannel } from '../../invites/invite-store.js';
-import { hasOwner } from '../../ownership/owner-store.js';
+import { decideSignup } from './signup-policy.js';
 import { loadSigningKey } from './signing-key.js';
 
 export const PROVIDER_PREFIX = '/oidc';
@@ -134,7 +132,9 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       ).replace(/[^\w .-]/g, '')}). <a href="/">Back to Chirp</a></p>`;
     },
     ttl: {
-      Session: 14 * 24 * 3600,
+      // A session nobody signed in to (it only carried a form's state) is kept no longer than an
+      // interaction; a signed-in one for 14 days.
+      Session: (_ctx, session) => (session.accountId ? 14 * 24 * 3600 : 3600),
       Interaction: 3600,
       Grant: 14 * 24 * 3600,
       AccessToken: 600,
@@ -149,6 +149,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
   provider.on('server_error', (_ctx, error) =>
     app.log.error({ err: error }, 'oidc provider error'),
   );
+  provider.use(skipEndSessionWithoutSignIn(provider, new URL('/', publicUrl).href));
 
   const callback = provider.callback();
   /**
@@ -166,14 +167,13 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
     void callback(req, res);
   };
 
-  const slowdown = new SignInSlowdown(app.ctx.counters);
+  const slowdown = app.ctx.signInSlowdown;
 
-  /** SIGNUP=invite: an invitee, a listed e-mail, or anyone while the server still awaits its owner. */
-  const signupPolicy = (invite: unknown) => async (email: string) => {
-    if (config.signup === 'open') return true;
-    if (typeof invite === 'string' && (await findInviteChannel(db, invite)) !== null) return true;
-    if (config.superadminEmails.includes(email)) return true;
-    return !(await hasOwner(db));
+  /** SIGNUP=invite: an invitee, or the owner-to-be while the server still awaits its owner. */
+  const signupPolicy = (invite: unknown, address: string, log: FastifyBaseLogger) => async () => {
+    const decision = await decideSignup(db, app.ctx.counters, config.signup, { invite, address });
+    if (decision === 'unowned-cap') log.warn('sign-up refused: this address already made its accounts on the unowned server');
+    return decision === 'allowed';
   };
 
   const showForm = (
@@ -238,7 +238,7 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       const outcome = await signInOrRegister(
         db,
         parsed.data,
-        signupPolicy(details.params[INVITE_AUTH_PARAM]),
+        signupPolicy(details.params[INVITE_AUTH_PARAM], request.ip, request.log),
       );
       if (!outcome.ok) {
         await (outcome.reason === 'wrong-credentials' ? attempt.failed() : attempt.uncounted());
@@ -291,4 +291,25 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
       handler: async () => undefined,
     });
   }
+}
+
+/**
+ * The provider answers an end-session request by storing a session (for 14 days) to hold its logout
+ * form's state, even for a visitor who has no provider session: every unauthenticated `GET
+ * /oidc/session/end` would add a row. Someone who is not signed in at the provider has nothing to
+ * end, so they go straight home — as a signed-in person does once their logout is confirmed.
+ */
+function skipEndSessionWithoutSignIn(provider: Provider, home: string): Parameters<Provider['use']>[0] {
+  return async (ctx, next) => {
+    if (ctx.path === '/session/end' && (ctx.method === 'GET' || ctx.method === 'POST')) {
+      // Reads the session cookie; only the provider's own session handler ever stores a session.
+      const session = await provider.Session.get(ctx);
+      if (!session.accountId) {
+        ctx.redirect(home);
+        ctx.status = 303;
+        return;
+      }
+    }
+    await next();
+  };
 }
