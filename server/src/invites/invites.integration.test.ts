@@ -130,12 +130,12 @@ describe.each(testDatabases())('invites on $name', (database) => {
 
 describe.each(testDatabases())('invites after removal, revoking and caps on $name', (database) => {
   let server: TestServer;
-  let admin: Person, member: Person, other: Person, newcomer: Person;
+  let owner: Person, admin: Person, member: Person, other: Person, newcomer: Person;
   let channelId: number;
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    const owner = await signInOwner(server, 'Sue Super', 'sue@example.com');
+    owner = await signInOwner(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     member = await signIn(server, 'Mo Member', 'mo@example.com');
     other = await signIn(server, 'Ola Other', 'ola@example.com');
@@ -178,6 +178,23 @@ describe.each(testDatabases())('invites after removal, revoking and caps on $nam
     expect((await accept(newcomer, adminsOld)).status).toBe(200);
     expect((await accept(member, await mint(admin))).status).toBe(200);
     expect(await isMember(member)).toBe(true);
+  });
+
+  it('ends a removal when a link made after it is redeemed, and not before', async () => {
+    const mia = await signIn(server, 'Mia Tier', 'mia@example.com');
+    await setTier(owner, mia, 'member');
+    await addToChannel(admin, channelId, mia);
+    const older = await mint(admin);
+    expect((await remove(admin, mia)).status).toBe(200);
+    const joinBySelf = () =>
+      mia.client.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: mia.id } });
+    expect((await accept(mia, older)).status).toBe(403);
+    expect((await joinBySelf()).status).toBe(403);
+    expect(await isMember(mia)).toBe(false);
+    expect((await accept(mia, await mint(admin))).status).toBe(200);
+    // Readmitted, they are a member like any other: leaving and joining again is theirs to do.
+    expect((await remove(mia, mia)).status).toBe(200);
+    expect((await joinBySelf()).status).toBe(201);
   });
 
   it('retires the links of a member who leaves', async () => {
