@@ -37,7 +37,8 @@ describe('importAll', () => {
   });
 
   it('stops at the first failure', async () => {
-    const failing = async () => Promise.reject(new Error('429: {"message":"Too many contacts added for now."}'));
+    const failing = async () =>
+      Promise.reject(new Error('429: {"message":"Too many contacts added for now."}'));
     await expect(
       importAll([{ email: ['a@example.com'] }], failing, async () => new Set<string>()),
     ).rejects.toThrow('429');

@@ -20,7 +20,9 @@ afterEach(() => {
 
 describe('mintInviteLink', () => {
   it('mints with a POST of the channel id, never a GET a link elsewhere could repeat', async () => {
-    const calls = serve(() => Response.json({ inviteUrl: 'https://chirp.example/?channel=7&invite=abc' }));
+    const calls = serve(() =>
+      Response.json({ inviteUrl: 'https://chirp.example/?channel=7&invite=abc' }),
+    );
     await expect(mintInviteLink(7)).resolves.toEqual({
       inviteUrl: 'https://chirp.example/?channel=7&invite=abc',
     });
@@ -33,7 +35,9 @@ describe('mintInviteLink', () => {
 
   it('raises the spec text "Failed to fetch invite" on a refusal or a malformed answer', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    serve(() => Response.json({ message: 'You are not a member of this channel' }, { status: 403 }));
+    serve(() =>
+      Response.json({ message: 'You are not a member of this channel' }, { status: 403 }),
+    );
     await expect(mintInviteLink(7)).rejects.toThrow('Failed to fetch invite');
     serve(() => Response.json({ inviteUrl: 42 }));
     await expect(mintInviteLink(7)).rejects.toThrow('Failed to fetch invite');
