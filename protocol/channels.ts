@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainText } from './text.js';
+import { hasVisibleText, plainText } from './text.js';
 import { messageResponseSchema } from './responses.js';
 import { userIdSchema } from './users.js';
 import { talkModeSchema } from './floor.js';
@@ -26,14 +26,18 @@ export const channelSchema = z.object({
 export type Channel = z.infer<typeof channelSchema>;
 export const channelsResponseSchema = z.array(channelSchema);
 
-/** Spec §5: trimmed before use, never empty; DESIGN §3: at most 64 characters. */
+/**
+ * Spec §5: trimmed before use, never empty — nor made only of what shows nothing (zero-width, bidi
+ * and other format characters, whitespace); DESIGN §3: at most 64 characters.
+ */
 export const channelNameSchema = plainText('Channel name')
   .trim()
   .min(1, 'Channel name cannot be empty')
   .max(
     CHANNEL_NAME_MAX_LENGTH,
     `Channel name must be at most ${CHANNEL_NAME_MAX_LENGTH} characters`,
-  );
+  )
+  .refine(hasVisibleText, 'Channel name cannot be empty');
 
 export const createChannelBodySchema = z.object({ name: channelNameSchema });
 export type CreateChannelBody = z.infer<typeof createChannelBodySchema>;
@@ -80,3 +84,6 @@ export type MutedUsersResponse = z.infer<typeof mutedUsersResponseSchema>;
 
 /** Poke limit (DESIGN §3): one poke per (from, to) pair per this many milliseconds. */
 export const POKE_INTERVAL_MS = 10_000;
+
+/** Channels one member-tier user may join by themselves per day (decision 026); invites and admins are not counted. */
+export const SELF_JOINS_PER_DAY = 20;

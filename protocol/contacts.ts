@@ -8,6 +8,14 @@ export const addContactBodySchema = z.object({
 });
 export type AddContactBody = z.infer<typeof addContactBodySchema>;
 
+/**
+ * `POST /api/contacts` answers this for every address but one's own, registered or not (decision
+ * 026): whether an address has an account is not for the asking. The contact list shows who was added.
+ */
+export const CONTACT_ADD_MESSAGE = 'If this address has an account, it is among your contacts now';
+/** Contacts one person may add per hour. */
+export const CONTACT_ADDS_PER_HOUR = 60;
+
 /** `/api/contacts/{id}`: the contact's user id. */
 export const contactParamsSchema = z.object({ id: userIdSchema });
 

@@ -9,8 +9,14 @@ export const MAX_LIVE_INVITES_PER_MEMBER = 10;
 /** Links one person may mint per hour, over all channels. */
 export const INVITES_PER_HOUR = 30;
 
-/** `GET /api/invite/generate?channelId={id}` */
+/**
+ * `POST /api/invite/generate {channelId}` mints a link (decision 027). The spec's
+ * `GET /api/invite/generate?channelId={id}` still answers a request from our own pages, never a
+ * navigation from elsewhere.
+ */
 export const generateInviteQuerySchema = z.object({ channelId: channelIdSchema });
+export const generateInviteBodySchema = z.object({ channelId: channelIdSchema }).strict();
+export type GenerateInviteBody = z.infer<typeof generateInviteBodySchema>;
 export const inviteResponseSchema = z.object({ inviteUrl: z.string() });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
 

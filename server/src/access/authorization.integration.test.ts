@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from '../../../protocol/channels.js';
+import { CONTACT_ADD_MESSAGE } from '../../../protocol/contacts.js';
+import { REMOVED_BY_ADMIN_MESSAGE } from '../../../protocol/invites.js';
 import { callClientMessageSchema, signalClientMessageSchema } from '../../../protocol/calls.js';
 import type { User } from '../../../protocol/user.js';
 import {
@@ -14,6 +16,7 @@ import {
   blocks,
   calls,
   channelMembers,
+  channelRemovals,
   channels,
   contacts,
   invites,
@@ -35,7 +38,11 @@ import { body, setTier, signIn, signInOwner, type Person } from './testing/peopl
  *
  * The channel under test is made fresh for each case by `channelAdmin`; `memberTier`, `channelMember`,
  * `blocked` and `target` are in it; `target` (and `outsider`) have blocked `blocked`; `outsider` is
- * in nothing and is each caller's contact.
+ * in nothing and is each caller's contact; `removed` (member tier) was removed from it an hour ago.
+ *
+ * "Who may be a member" has a row per door — admin add, self-join, invite redemption, contact
+ * import (an address from the picker) — and each door again with a removed person going through it
+ * (`removeSelf`: the caller was removed an hour ago, unless they are the channel's creator).
  */
 const ACTORS = [
   'guest', // signed out
@@ -58,11 +65,16 @@ interface Fixture {
   targetId: string;
   targetEmail: string;
   outsiderId: string;
+  outsiderEmail: string;
   /** Has blocked `blocked`, and is in no call: the one to ring. */
   receiverId: string;
   memberId: string;
   inviteToken: string;
   inviteId: number;
+  /** An invite minted two hours ago, before any removal of the fixture. */
+  staleInviteToken: string;
+  removedId: string;
+  removedEmail: string;
   ownSessionId: string;
   targetSessionId: string;
   ringingCallId: string;
@@ -81,7 +93,13 @@ interface RestRow {
   writes?: boolean;
   /** The request ends the caller's session (logout): sign them in again afterwards. */
   endsSession?: boolean;
-  check?: (f: Fixture, actor: Actor, response: unknown) => void;
+  /** Headers as a browser would send them (an empty `origin` stands for none). */
+  headers?: Record<string, string>;
+  /** The caller was removed from the channel an hour ago (not the creator, who cannot be). */
+  removeSelf?: boolean;
+  check?: (f: Fixture, actor: Actor, response: unknown, db: Db) => void | Promise<void>;
+  /** The message a refusal carries for this actor, when the row pins it. */
+  refusal?: (actor: Actor) => string | undefined;
 }
 
 /** What the socket layer did with a message: its effect happened, or it was ignored/refused. */
@@ -96,6 +114,16 @@ interface SocketRow {
 }
 
 type Row = RestRow | SocketRow;
+type Db = TestServer['database']['db'];
+
+/** Decision 013: whether `userId`'s removal from the channel under test still stands. */
+async function expectRemovalStands(db: Db, f: Fixture, userId: string, stands: boolean): Promise<void> {
+  const rows = await db
+    .select()
+    .from(channelRemovals)
+    .where(and(eq(channelRemovals.channelId, f.channelId), eq(channelRemovals.userId, userId)));
+  expect(rows.length > 0).toBe(stands);
+}
 
 const MISSING = 999_999;
 const everyone = (status: number): Outcomes<number> => [
@@ -434,6 +462,76 @@ const ROWS: Record<string, Row> = {
     // Member tier and above join by themselves (409 when already in); free users need an invite.
     statuses: [401, 403, 409, 403, 201, 409, 201, 201, 403],
   },
+  // --- who may be a member: each door, and each door for someone removed (decision 013) ---
+  'POST /api/channels/{id}/members {removed} (admin add undoes a removal)': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/members',
+    path: (f) => `/api/channels/${f.channelId}/members`,
+    json: (f) => ({ userId: f.removedId }),
+    statuses: managers(201, 403),
+    check: (f, _actor, _response, db) => expectRemovalStands(db, f, f.removedId, false),
+  },
+  'POST /api/channels/{id}/members {self} after being removed': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/members',
+    path: (f) => `/api/channels/${f.channelId}/members`,
+    json: (f) => ({ userId: f.self }),
+    removeSelf: true,
+    // Joining by oneself never undoes a removal; a superadmin is the channel's admin and may.
+    statuses: [401, 403, 403, 403, 403, 409, 403, 201, 403],
+    refusal: (actor) => (['memberTier', 'nonMember', 'adminTierNonMember'].includes(actor) ? REMOVED_BY_ADMIN_MESSAGE : undefined),
+  },
+  'POST /api/channels/{id}/members {own e-mail} after being removed': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/members',
+    path: (f) => `/api/channels/${f.channelId}/members`,
+    json: (f) => ({ email: f.selfEmail }),
+    removeSelf: true,
+    statuses: [401, 403, 403, 403, 403, 409, 403, 201, 403],
+    refusal: (actor) => (['memberTier', 'nonMember', 'adminTierNonMember'].includes(actor) ? REMOVED_BY_ADMIN_MESSAGE : undefined),
+  },
+  'POST /api/channels/{id}/members {outsider e-mail} (contact import)': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/members',
+    path: (f) => `/api/channels/${f.channelId}/members`,
+    json: (f) => ({ email: f.outsiderEmail.toUpperCase() }),
+    statuses: managers(201, 403),
+  },
+  'POST /api/channels/{id}/members {removed e-mail} (contact import undoes a removal)': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/members',
+    path: (f) => `/api/channels/${f.channelId}/members`,
+    json: (f) => ({ email: f.removedEmail }),
+    statuses: managers(201, 403),
+    check: (f, _actor, _response, db) => expectRemovalStands(db, f, f.removedId, false),
+  },
+  'POST /api/channels/{id}/members {unknown e-mail} (contact import)': {
+    kind: 'rest',
+    route: 'POST /api/channels/:id/members',
+    path: (f) => `/api/channels/${f.channelId}/members`,
+    json: () => ({ email: 'nobody-here@example.com' }),
+    // Only who may add learns that an address has no account; others are refused before the lookup.
+    statuses: managers(404, 403),
+  },
+  'POST /api/invite/accept {link older than the removal}': {
+    kind: 'rest',
+    route: 'POST /api/invite/accept',
+    path: () => '/api/invite/accept',
+    json: (f) => ({ token: f.staleInviteToken }),
+    removeSelf: true,
+    // Everyone removed is refused; the creator, never removed, is simply already in.
+    statuses: [401, 403, 403, 403, 403, 200, 403, 403, 403],
+    refusal: (actor) => (actor === 'guest' ? undefined : REMOVED_BY_ADMIN_MESSAGE),
+  },
+  'POST /api/invite/accept {link newer than the removal}': {
+    kind: 'rest',
+    route: 'POST /api/invite/accept',
+    path: () => '/api/invite/accept',
+    json: (f) => ({ token: f.inviteToken }),
+    removeSelf: true,
+    statuses: signedIn(200),
+    check: (f, _actor, _response, db) => expectRemovalStands(db, f, f.self, false),
+  },
   'DELETE /api/channels/{id}/members/{target}': {
     kind: 'rest',
     route: 'DELETE /api/channels/:id/members/:memberId',
@@ -485,7 +583,17 @@ const ROWS: Record<string, Row> = {
     route: 'POST /api/contacts',
     path: () => '/api/contacts',
     json: (f) => ({ email: f.targetEmail }),
-    statuses: signedIn(201),
+    statuses: signedIn(200),
+    check: (_f, _actor, response) => expect(response).toEqual({ message: CONTACT_ADD_MESSAGE }),
+  },
+  'POST /api/contacts {unknown address}': {
+    kind: 'rest',
+    route: 'POST /api/contacts',
+    path: () => '/api/contacts',
+    json: () => ({ email: 'nobody-here@example.com' }),
+    // The same answer as for a registered address: no oracle.
+    statuses: signedIn(200),
+    check: (_f, _actor, response) => expect(response).toEqual({ message: CONTACT_ADD_MESSAGE }),
   },
   'DELETE /api/contacts/{outsider}': {
     kind: 'rest',
@@ -535,12 +643,27 @@ const ROWS: Record<string, Row> = {
   },
 
   // --- invites ---
-  'GET /api/invite/generate?channelId={id}': {
+  'POST /api/invite/generate {id}': {
+    kind: 'rest',
+    route: 'POST /api/invite/generate',
+    path: () => '/api/invite/generate',
+    json: (f) => ({ channelId: f.channelId }),
+    statuses: readers(200, 403),
+  },
+  'GET /api/invite/generate?channelId={id} (from our own page)': {
     kind: 'rest',
     route: 'GET /api/invite/generate',
     path: (f) => `/api/invite/generate?channelId=${f.channelId}`,
+    headers: { origin: '', 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty' },
     statuses: readers(200, 403),
     writes: true,
+  },
+  'GET /api/invite/generate?channelId={id} (a navigation from another site)': {
+    kind: 'rest',
+    route: 'GET /api/invite/generate',
+    path: (f) => `/api/invite/generate?channelId=${f.channelId}`,
+    headers: { origin: '', 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'document' },
+    statuses: everyone(403),
   },
   'POST /api/invite/accept': {
     kind: 'rest',
@@ -932,7 +1055,7 @@ const database = testDatabases().at(-1)!;
 describe(`authorization of every route and socket message on ${database.name}`, () => {
   let server: TestServer;
   let people: Record<Exclude<Actor, 'guest'>, Person>;
-  let target: Person, outsider: Person, receiver: Person;
+  let target: Person, outsider: Person, receiver: Person, removed: Person;
   const sameStatus = new Map<string, number>();
 
   beforeAll(async () => {
@@ -954,6 +1077,8 @@ describe(`authorization of every route and socket message on ${database.name}`, 
     target = await make('Tia Target');
     outsider = await make('Otto Outsider');
     receiver = await make('Rita Receiver');
+    removed = await make('Rex Removed');
+    await setTier(superadmin, removed, 'member');
     await setTier(superadmin, people.memberTier, 'member');
     await setTier(superadmin, people.nonMember, 'member');
     await setTier(superadmin, people.channelAdmin, 'admin');
@@ -1008,6 +1133,10 @@ describe(`authorization of every route and socket message on ${database.name}`, 
         .orderBy(asc(contacts.ownerId), asc(contacts.contactId)),
       blocks: await db.select().from(blocks).orderBy(asc(blocks.blockerId), asc(blocks.blockedId)),
       invites: await db.select().from(invites).orderBy(asc(invites.id)),
+      removals: await db
+        .select()
+        .from(channelRemovals)
+        .orderBy(asc(channelRemovals.channelId), asc(channelRemovals.userId)),
       usage: await db.select().from(usageSessions).orderBy(asc(usageSessions.id)),
       calls: await db.select().from(calls).orderBy(asc(calls.id)),
       voicePreferences: await db
@@ -1065,6 +1194,16 @@ describe(`authorization of every route and socket message on ${database.name}`, 
         expiresAt: new Date(Date.now() + 3_600_000),
       })
       .returning();
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    const staleInviteToken = newInviteToken();
+    await db.insert(invites).values({
+      tokenHash: hashInviteToken(staleInviteToken),
+      channelId,
+      createdBy: people.channelAdmin.id,
+      createdAt: hoursAgo(2),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    await db.insert(channelRemovals).values({ channelId, userId: removed.id, removedAt: hoursAgo(1) });
     const [own] = await db.insert(usageSessions).values({ userId: self.id, channelId }).returning();
     const [theirs] = await db
       .insert(usageSessions)
@@ -1095,10 +1234,14 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       targetId: target.id,
       targetEmail: target.email,
       outsiderId: outsider.id,
+      outsiderEmail: outsider.email,
       receiverId: receiver.id,
       memberId: people.channelMember.id,
       inviteToken,
       inviteId: invite!.id,
+      staleInviteToken,
+      removedId: removed.id,
+      removedEmail: removed.email,
       ownSessionId: own!.id,
       targetSessionId: theirs!.id,
       ringingCallId,
@@ -1106,14 +1249,26 @@ describe(`authorization of every route and socket message on ${database.name}`, 
     };
   }
 
+  /** A removal by the channel's admin an hour ago, as `DELETE …/members/{id}` records it. */
+  async function removeFromChannel(f: Fixture, userId: string): Promise<void> {
+    const { db } = server.database;
+    await db
+      .delete(channelMembers)
+      .where(and(eq(channelMembers.channelId, f.channelId), eq(channelMembers.userId, userId)));
+    await db
+      .insert(channelRemovals)
+      .values({ channelId: f.channelId, userId, removedAt: new Date(Date.now() - 3_600_000) });
+  }
+
   it.each(REST_CASES)('$name as $actor → $status', async ({ name, row, actor, status }) => {
     const fixture = await freshFixture(actor);
     const client = actor === 'guest' ? new TestClient(server.baseUrl) : people[actor].client;
+    if (row.removeSelf && actor !== 'guest' && actor !== 'channelAdmin') await removeFromChannel(fixture, fixture.self);
     const before = await snapshot();
     const json = row.json?.(fixture);
     const response = await client.request(row.path(fixture), {
       method: row.route.split(' ')[0]!,
-      headers: { 'x-forwarded-for': `198.51.100.${ACTORS.indexOf(actor) + 1}` },
+      headers: { ...row.headers, 'x-forwarded-for': `198.51.100.${ACTORS.indexOf(actor) + 1}` },
       ...(json === undefined ? {} : { json }),
     });
     try {
@@ -1135,11 +1290,13 @@ describe(`authorization of every route and socket message on ${database.name}`, 
         expect(
           Object.keys(answer as object).every((key) => ['message', 'error', 'provider'].includes(key)),
         ).toBe(true);
+        const message = row.refusal?.(actor);
+        if (message !== undefined) expect((answer as { message: string }).message).toBe(message);
       }
       // Refusals, reads and the provider's own endpoints change nothing of the app's data.
       const readOnly = row.route.startsWith('GET ') || status === 'same';
       if ((refused || readOnly) && !row.writes) expect(await snapshot()).toEqual(before);
-      if (typeof status === 'number' && !refused) row.check?.(fixture, actor, answer);
+      if (typeof status === 'number' && !refused) await row.check?.(fixture, actor, answer, server.database.db);
     } finally {
       if (row.endsSession && actor !== 'guest') {
         const again = await signIn(server, people[actor].name, people[actor].email);

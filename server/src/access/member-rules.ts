@@ -1,3 +1,4 @@
+import type { AddMemberBody } from '../../../protocol/channels.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { isChannelAdmin, type ChannelAccess } from './channel-guards.js';
 import { hasAllChannelsAccess } from './tier-guards.js';
@@ -11,6 +12,18 @@ export function requireMayAdd(access: ChannelAccess, targetId: string): void {
   if (targetId !== access.user.id) throw forbidden('Only the channel admin can add members');
   if (!hasAllChannelsAccess(access.user))
     throw forbidden('Upgrade to join channels yourself, or use an invite link');
+}
+
+/**
+ * Guard on who is named, before anyone is looked up: a caller who may not add others learns nothing
+ * about an id or an address — only their own may be named (joining by themselves).
+ */
+export function requireMayName(access: ChannelAccess, body: AddMemberBody): void {
+  if (isChannelAdmin(access)) return;
+  const namesSelf =
+    'userId' in body ? body.userId === access.user.id : body.email === access.user.email?.toLowerCase();
+  if (!namesSelf) throw forbidden('Only the channel admin can add members');
+  requireMayAdd(access, access.user.id);
 }
 
 /**

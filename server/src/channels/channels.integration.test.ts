@@ -61,6 +61,9 @@ describe.each(testDatabases())('channels on $name', (database) => {
       {},
       { name: 42 },
       { name: 'x'.repeat(65) },
+      { name: '\u200b\u200b' },
+      { name: '\u202e \u2066\u2069\u200f' },
+      { name: '\u3164' },
     ]) {
       const response = await create(admin, json);
       expect(response.status).toBe(400);
@@ -70,6 +73,8 @@ describe.each(testDatabases())('channels on $name', (database) => {
     }
     const empty = await body<{ error: string }>(await create(admin, { name: ' ' }));
     expect(empty.error).toBe('Channel name cannot be empty');
+    const invisible = await body<{ error: string }>(await create(admin, { name: '\u200d\u202e\ufeff' }));
+    expect(invisible.error).toBe('Channel name cannot be empty');
     const broken = await admin.client.request('/api/channels', {
       method: 'POST',
       body: '{"name":',

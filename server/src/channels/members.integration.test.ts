@@ -130,6 +130,57 @@ describe.each(testDatabases())('channel members on $name', (database) => {
     expect((await members()).map((m) => m.id)).toEqual([admin.id, member.id]);
   });
 
+  it('does not let someone removed join again by themselves, until an admin adds them', async () => {
+    const removed = 'You were removed from this channel. Ask its admin to add you again.';
+    await addToChannel(admin, channelId, member);
+    expect((await admin.client.request(path(`/${member.id}`), { method: 'DELETE' })).status).toBe(200);
+    for (const json of [{ userId: member.id }, { email: 'MAX@example.com' }]) {
+      const refused = await add(member, json);
+      expect(refused.status).toBe(403);
+      expect(await body<object>(refused)).toEqual({ message: removed });
+    }
+    expect((await members()).map((m) => m.id)).toEqual([admin.id]);
+    // The admin's add undoes the removal: afterwards leaving and joining again is theirs to do.
+    expect((await add(admin, { userId: member.id })).status).toBe(201);
+    expect((await member.client.request(path(`/${member.id}`), { method: 'DELETE' })).status).toBe(200);
+    expect((await add(member, { userId: member.id })).status).toBe(201);
+    // A superadmin's removal stands the same way; the superadmin adding them back undoes it.
+    expect((await superadmin.client.request(path(`/${member.id}`), { method: 'DELETE' })).status).toBe(200);
+    expect((await add(member, { email: 'max@example.com' })).status).toBe(403);
+    expect((await add(superadmin, { email: 'max@example.com' })).status).toBe(201);
+  });
+
+  it('tells a caller who may not add others nothing about the id or address they name', async () => {
+    for (const json of [{ email: 'olga@example.com' }, { email: 'nobody@example.com' }]) {
+      const refused = await add(member, json);
+      expect(refused.status).toBe(403);
+      expect(await body<object>(refused)).toEqual({ message: 'Only the channel admin can add members' });
+    }
+    expect((await add(free, { email: 'nobody@example.com' })).status).toBe(403);
+    expect((await members()).map((m) => m.id)).toEqual([admin.id]);
+  });
+
+  it('limits how many channels one person joins by themselves per day; admins adding them do not count', async () => {
+    const joiner = await signIn(server, 'Jo Joiner', 'jo@example.com');
+    await setTier(superadmin, joiner, 'member');
+    const leave = async () =>
+      expect((await joiner.client.request(path(`/${joiner.id}`), { method: 'DELETE' })).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      expect((await add(admin, { userId: joiner.id })).status).toBe(201);
+      await leave();
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const response = await add(joiner, { userId: joiner.id });
+      statuses.push(response.status);
+      if (response.status === 201) await leave();
+    }
+    expect(statuses).toEqual([...Array<number>(20).fill(201), 429]);
+    expect((await members()).map((m) => m.id)).toEqual([admin.id]);
+    // An admin still adds them.
+    expect((await add(admin, { userId: joiner.id })).status).toBe(201);
+  });
+
   it('refuses to add someone who has blocked the one adding (403), and nothing is written', async () => {
     expect(
       (await other.client.request(`/api/users/${admin.id}/block`, { method: 'POST' })).status,

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { User } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
 import { contacts, users } from '../db/schema.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { findUserByEmail, userViewColumns } from '../users/user-directory.js';
 
 export async function listContacts(db: Database, ownerId: string): Promise<User[]> {
@@ -14,18 +14,14 @@ export async function listContacts(db: Database, ownerId: string): Promise<User[
     .orderBy(asc(contacts.createdAt), asc(users.id));
 }
 
-/** Contacts are added by e-mail (DESIGN §3): 404 unknown, 409 already, 400 yourself. */
-export async function addContact(db: Database, ownerId: string, email: string): Promise<User> {
+/**
+ * Contacts are added by e-mail (DESIGN §3): the owner of the address, when there is one, joins the
+ * caller's contacts (again is harmless). The caller is told nothing either way (decision 026).
+ */
+export async function addContact(db: Database, ownerId: string, email: string): Promise<void> {
   const contact = await findUserByEmail(db, email);
-  if (!contact) throw notFound('No user with this email');
-  if (contact.id === ownerId) throw badRequest('You cannot add yourself as a contact');
-  const inserted = await db
-    .insert(contacts)
-    .values({ ownerId, contactId: contact.id })
-    .onConflictDoNothing()
-    .returning({ contactId: contacts.contactId });
-  if (inserted.length === 0) throw conflict('Already a contact');
-  return contact;
+  if (!contact || contact.id === ownerId) return;
+  await db.insert(contacts).values({ ownerId, contactId: contact.id }).onConflictDoNothing();
 }
 
 export async function removeContact(

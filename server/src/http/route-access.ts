@@ -13,6 +13,12 @@ export interface RouteAccess {
    * proves its caller another way (a signature, the provider's own checks). Implies `public`.
    */
   crossOrigin?: boolean;
+  /**
+   * A GET that changes something, kept because a spec names it: checked for our origin like a
+   * POST — by its Origin, or by the browser's `Sec-Fetch-Site: same-origin` on a fetch (a same-origin
+   * GET carries no Origin) — so a navigation from another site cannot trigger it.
+   */
+  writesOnGet?: boolean;
 }
 
 export function routeAccess(request: FastifyRequest): RouteAccess {
@@ -33,5 +39,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     public?: boolean;
     crossOrigin?: boolean;
+    writesOnGet?: boolean;
   }
 }

@@ -1,9 +1,8 @@
-import { REMOVED_BY_ADMIN_MESSAGE } from '../../../protocol/invites.js';
+import { admitMember } from '../access/member-admission.js';
 import type { AppContext } from '../app-context.js';
 import { loadMember } from '../channels/member-view.js';
-import { insertMembership } from '../channels/membership-store.js';
-import { forbidden, notFound } from '../http/errors.js';
-import { findLiveInvite, removedSince } from './invite-store.js';
+import { notFound } from '../http/errors.js';
+import { findLiveInvite } from './invite-store.js';
 
 /**
  * Makes the caller a member of the invite's channel. Idempotent, so a link opened twice (or by someone
@@ -15,8 +14,8 @@ export async function acceptInvite(ctx: AppContext, userId: string, token: strin
   const added = await db.transaction(async (tx) => {
     const invite = await findLiveInvite(tx, token);
     if (!invite) throw notFound('This invite link is invalid or has expired');
-    if (await removedSince(tx, invite, userId)) throw forbidden(REMOVED_BY_ADMIN_MESSAGE);
-    return { channelId: invite.channelId, isNew: await insertMembership(tx, invite.channelId, userId) };
+    const door = { kind: 'invite', mintedAt: invite.createdAt } as const;
+    return { channelId: invite.channelId, isNew: await admitMember(tx, invite.channelId, userId, door) };
   });
   if (added.isNew) {
     const member = await loadMember(db, ctx.presence, added.channelId, userId);

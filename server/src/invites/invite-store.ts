@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt } from 'drizzle-orm';
 import { INVITE_TTL_MS, MAX_LIVE_INVITES_PER_MEMBER } from '../../../protocol/invites.js';
 import type { Queryable } from '../channels/membership-store.js';
 import type { Database } from '../db/database.js';
-import { channelRemovals, invites } from '../db/schema.js';
+import { invites } from '../db/schema.js';
 import { hashInviteToken, newInviteToken } from './invite-token.js';
 
 export type InviteRow = typeof invites.$inferSelect;
@@ -54,22 +54,6 @@ export async function findInviteChannel(db: Queryable, token: string, now = new 
   return (await findLiveInvite(db, token, now))?.channelId ?? null;
 }
 
-/** True when `userId` was removed from the channel at or after the invite was minted. */
-export async function removedSince(db: Queryable, invite: InviteRow, userId: string): Promise<boolean> {
-  const [removal] = await db
-    .select({ removedAt: channelRemovals.removedAt })
-    .from(channelRemovals)
-    .where(
-      and(
-        eq(channelRemovals.channelId, invite.channelId),
-        eq(channelRemovals.userId, userId),
-        gte(channelRemovals.removedAt, invite.createdAt),
-      ),
-    )
-    .limit(1);
-  return removal !== undefined;
-}
-
 /** The channel's live invites, oldest first (for its admin). */
 export async function liveInvitesOf(db: Queryable, channelId: number, now = new Date()): Promise<InviteRow[]> {
   return db
@@ -90,14 +74,6 @@ export async function revokeInvite(db: Queryable, channelId: number, inviteId: n
 /** A member who leaves or is removed takes the links they minted with them. */
 export async function revokeInvitesBy(db: Queryable, channelId: number, userId: string): Promise<void> {
   await db.delete(invites).where(and(eq(invites.channelId, channelId), eq(invites.createdBy, userId)));
-}
-
-/** Remembers a removal by someone else, so that older invites cannot undo it. */
-export async function recordRemoval(db: Queryable, channelId: number, userId: string, at = new Date()): Promise<void> {
-  await db
-    .insert(channelRemovals)
-    .values({ channelId, userId, removedAt: at })
-    .onConflictDoUpdate({ target: [channelRemovals.channelId, channelRemovals.userId], set: { removedAt: at } });
 }
 
 export async function deleteExpiredInvites(db: Queryable, now = new Date()): Promise<void> {

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import {
   acceptInviteBodySchema,
   channelInviteParamsSchema,
+  generateInviteBodySchema,
   generateInviteQuerySchema,
   INVITES_PER_HOUR,
   type AcceptInviteResponse,
@@ -18,20 +19,31 @@ import { channelInvites } from './invite-list.js';
 import { createInvite, revokeInvite } from './invite-store.js';
 import { inviteUrl } from './invite-token.js';
 
+/** A new link to the channel for one of its members (or a superadmin), counted per person and hour. */
+async function mintInvite(request: FastifyRequest, channelId: number): Promise<InviteResponse> {
+  const { ctx } = request.server;
+  const { user } = await requireChannelReader(request, channelId);
+  const minted = await ctx.counters.counter('invite-mint', 3600).penalty(user.id);
+  if (minted.consumedPoints > INVITES_PER_HOUR) {
+    throw tooManyRequests('Too many invite links for now. Try again later, or reuse a link you made.');
+  }
+  const token = await createInvite(ctx.database.db, channelId, user.id);
+  return { inviteUrl: inviteUrl(ctx.config.publicUrl, channelId, token) };
+}
+
 export function registerInviteRoutes(app: FastifyInstance): void {
   const { ctx } = app;
 
-  app.get(API_PATHS.inviteGenerate, async (request) => {
+  // Minting changes state (and retires a member's oldest link), so it is a POST like every write.
+  app.post(API_PATHS.inviteGenerate, async (request) => {
+    const { channelId } = generateInviteBodySchema.parse(request.body);
+    return mintInvite(request, channelId);
+  });
+
+  // The spec's GET, for a client that follows it: answered only to our own pages (decision 027).
+  app.get(API_PATHS.inviteGenerate, { config: { writesOnGet: true } }, async (request) => {
     const { channelId } = generateInviteQuerySchema.parse(request.query);
-    const { user } = await requireChannelReader(request, channelId);
-    const minted = await ctx.counters.counter('invite-mint', 3600).penalty(user.id);
-    if (minted.consumedPoints > INVITES_PER_HOUR) {
-      throw tooManyRequests('Too many invite links for now. Try again later, or reuse a link you made.');
-    }
-    const token = await createInvite(ctx.database.db, channelId, user.id);
-    return {
-      inviteUrl: inviteUrl(ctx.config.publicUrl, channelId, token),
-    } satisfies InviteResponse;
+    return mintInvite(request, channelId);
   });
 
   app.post(API_PATHS.inviteAccept, async (request) => {

@@ -40,7 +40,10 @@ describe.each(testDatabases())('invites on $name', (database) => {
   });
 
   const generate = async (person: Person, id: unknown = channelId) => {
-    const response = await person.client.request(`/api/invite/generate?channelId=${String(id)}`);
+    const response = await person.client.request('/api/invite/generate', {
+      method: 'POST',
+      json: { channelId: id },
+    });
     return {
       status: response.status,
       url: response.ok ? new URL((await body<InviteResponse>(response)).inviteUrl) : null,
@@ -65,6 +68,34 @@ describe.each(testDatabases())('invites on $name', (database) => {
     );
   });
 
+  it('mints only for our own pages: a navigation from another site mints nothing and retires no link', async () => {
+    const liveLinks = async () =>
+      (await server.database.db.select().from(invites).where(eq(invites.createdBy, free.id))).map((i) => i.id);
+    const path = `/api/invite/generate?channelId=${channelId}`;
+    /** A request as a browser sends it, with the session cookie and no Origin (a GET carries none). */
+    const asBrowser = (method: string, url: string, headers: Record<string, string>) =>
+      fetch(new URL(url, server.baseUrl), { method, headers: { cookie: free.client.cookieHeader(), ...headers } });
+    for (let i = 0; i < 10; i++) await generate(free); // a full set of live links
+    const before = await liveLinks();
+    for (const [method, headers] of [
+      ['GET', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'document' }],
+      ['GET', { 'sec-fetch-site': 'same-site' }],
+      ['GET', {}], // a browser without Fetch Metadata
+      ['GET', { origin: 'https://evil.example' }],
+      ['HEAD', { 'sec-fetch-site': 'cross-site' }],
+      ['POST', { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }],
+    ] as const) {
+      const response = await asBrowser(method, method === 'POST' ? '/api/invite/generate' : path, headers);
+      expect(response.status, `${method} ${JSON.stringify(headers)}`).toBe(403);
+    }
+    expect(await liveLinks()).toEqual(before);
+    // The spec's GET still answers a fetch from our own pages, by Fetch Metadata or by Origin.
+    const own = await asBrowser('GET', path, { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty' });
+    expect(own.status).toBe(200);
+    expect((await body<InviteResponse>(own)).inviteUrl).toContain(`channel=${channelId}`);
+    expect((await free.client.request(path)).status).toBe(200);
+  });
+
   it('stores only the SHA-256 of the token, valid for 7 days', async () => {
     const before = Date.now();
     const token = (await generate(admin)).url!.searchParams.get('invite')!;
@@ -83,6 +114,7 @@ describe.each(testDatabases())('invites on $name', (database) => {
     expect((await generate(newcomer)).status).toBe(403);
     expect((await generate(admin, 999999)).status).toBe(404);
     expect((await generate(admin, 'abc')).status).toBe(400);
+    expect((await admin.client.request('/api/invite/generate', { method: 'POST', json: {} })).status).toBe(400);
     expect((await admin.client.request('/api/invite/generate')).status).toBe(400);
     expect((await generate(superadmin)).status).toBe(200);
   });
@@ -130,12 +162,12 @@ describe.each(testDatabases())('invites on $name', (database) => {
 
 describe.each(testDatabases())('invites after removal, revoking and caps on $name', (database) => {
   let server: TestServer;
-  let admin: Person, member: Person, other: Person, newcomer: Person;
+  let owner: Person, admin: Person, member: Person, other: Person, newcomer: Person;
   let channelId: number;
 
   beforeAll(async () => {
     server = await startTestServer(await database.open());
-    const owner = await signInOwner(server, 'Sue Super', 'sue@example.com');
+    owner = await signInOwner(server, 'Sue Super', 'sue@example.com');
     admin = await signIn(server, 'Ann Admin', 'ann@example.com');
     member = await signIn(server, 'Mo Member', 'mo@example.com');
     other = await signIn(server, 'Ola Other', 'ola@example.com');
@@ -149,7 +181,7 @@ describe.each(testDatabases())('invites after removal, revoking and caps on $nam
   });
 
   const mint = async (person: Person) => {
-    const response = await person.client.request(`/api/invite/generate?channelId=${channelId}`);
+    const response = await person.client.request('/api/invite/generate', { method: 'POST', json: { channelId } });
     expect(response.status).toBe(200);
     return new URL((await body<InviteResponse>(response)).inviteUrl).searchParams.get('invite')!;
   };
@@ -180,6 +212,23 @@ describe.each(testDatabases())('invites after removal, revoking and caps on $nam
     expect(await isMember(member)).toBe(true);
   });
 
+  it('ends a removal when a link made after it is redeemed, and not before', async () => {
+    const mia = await signIn(server, 'Mia Tier', 'mia@example.com');
+    await setTier(owner, mia, 'member');
+    await addToChannel(admin, channelId, mia);
+    const older = await mint(admin);
+    expect((await remove(admin, mia)).status).toBe(200);
+    const joinBySelf = () =>
+      mia.client.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: mia.id } });
+    expect((await accept(mia, older)).status).toBe(403);
+    expect((await joinBySelf()).status).toBe(403);
+    expect(await isMember(mia)).toBe(false);
+    expect((await accept(mia, await mint(admin))).status).toBe(200);
+    // Readmitted, they are a member like any other: leaving and joining again is theirs to do.
+    expect((await remove(mia, mia)).status).toBe(200);
+    expect((await joinBySelf()).status).toBe(201);
+  });
+
   it('retires the links of a member who leaves', async () => {
     await addToChannel(admin, channelId, other);
     const token = await mint(other);
@@ -206,7 +255,9 @@ describe.each(testDatabases())('invites after removal, revoking and caps on $nam
     const statuses: number[] = [];
     // The member minted 12 in the tests above; the hourly allowance is 30.
     for (let i = 0; i < 20; i++) {
-      statuses.push((await member.client.request(`/api/invite/generate?channelId=${channelId}`)).status);
+      statuses.push(
+        (await member.client.request('/api/invite/generate', { method: 'POST', json: { channelId } })).status,
+      );
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.indexOf(429)).toBe(30 - 12);

@@ -56,6 +56,11 @@ describe('CreateChannelForm', () => {
     expect(screen.getByText('Channel name cannot be empty')).toBeTruthy();
     expect(submit.hasAttribute('disabled')).toBe(true);
     fireEvent.submit(input.closest('form')!);
+    // A name of only zero-width and bidi characters looks empty and is empty.
+    fireEvent.change(input, { target: { value: '\u200b\u202e\u2066' } });
+    expect(screen.getByText('Channel name cannot be empty')).toBeTruthy();
+    expect(submit.hasAttribute('disabled')).toBe(true);
+    fireEvent.submit(input.closest('form')!);
     expect(calls).toHaveLength(0);
   });
 

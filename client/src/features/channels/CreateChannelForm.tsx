@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Plus } from 'lucide-react';
 import type { Channel } from '../../../../protocol/channels';
 import { CHANNEL_NAME_MAX_LENGTH } from '../../../../protocol/channels';
+import { hasVisibleText } from '../../../../protocol/text';
 import { Button } from '../../ui/Button';
 import { BusyIcon } from '../../ui/BusyIcon';
 import { Input } from '../../ui/Input';
@@ -29,7 +30,8 @@ export function CreateChannelForm({
   /** The user typed into the field or tried to submit: only then is emptiness their mistake. */
   const [dirty, setDirty] = useState(false);
   const createChannel = useCreateChannel();
-  const isEmpty = name.trim() === '';
+  // Blank, or made only of what shows nothing (zero-width, bidi controls): the server refuses it too.
+  const isEmpty = !hasVisibleText(name);
   const showEmpty = dirty && isEmpty;
 
   const submit = (event: FormEvent) => {

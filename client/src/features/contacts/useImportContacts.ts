@@ -2,7 +2,7 @@ import { API_PATHS } from '../../../../protocol/api-paths';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
-import { CONTACTS_KEY } from '../channels/channel-queries';
+import { CONTACTS_KEY, contactsQuery } from '../channels/channel-queries';
 import { serverMessage } from '../channels/server-message';
 import { pickContactsOrExplain } from '../invites/pick-contacts-or-explain';
 import { formatImportSummary, importAll } from './import-summary';
@@ -14,8 +14,13 @@ export function useImportContacts() {
     mutationFn: async () => {
       const contacts = await pickContactsOrExplain('Import cancelled');
       if (!contacts) return;
-      const summary = await importAll(contacts, (email) =>
-        apiRequest('POST', API_PATHS.contacts, { email }),
+      const summary = await importAll(
+        contacts,
+        (email) => apiRequest('POST', API_PATHS.contacts, { email }),
+        async () => {
+          const list = await queryClient.fetchQuery({ ...contactsQuery, staleTime: 0 });
+          return new Set(list.flatMap((user) => (user.email ? [user.email.toLowerCase()] : [])));
+        },
       );
       toast({ title: 'Contacts imported', description: formatImportSummary(summary) });
     },
