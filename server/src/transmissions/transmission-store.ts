@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, asc, desc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transmission, TransmissionsResponse } from '../../../protocol/transmissions.js';
 import { displayName } from '../../../protocol/user.js';
@@ -21,6 +21,38 @@ export interface TransmissionStoreOptions {
 type FileRef = { id: string; channelId: number };
 
 /**
+ * Which of a channel's transmissions (oldest first) go so that the rest fit in `maxBytes`: always
+ * the oldest of whoever keeps the most bytes, so one speaker's flood pushes out their own
+ * transmissions, never everyone else's.
+ */
+export function overLimit(
+  rows: readonly { id: string; speakerId: string; bytes: number }[],
+  maxBytes: number,
+): string[] {
+  const bySpeaker = new Map<string, { bytes: number; rows: { id: string; bytes: number }[] }>();
+  let total = 0;
+  for (const row of rows) {
+    let speaker = bySpeaker.get(row.speakerId);
+    if (!speaker) bySpeaker.set(row.speakerId, (speaker = { bytes: 0, rows: [] }));
+    speaker.bytes += row.bytes;
+    speaker.rows.push(row);
+    total += row.bytes;
+  }
+  const over: string[] = [];
+  while (total > maxBytes) {
+    let biggest: { bytes: number; rows: { id: string; bytes: number }[] } | undefined;
+    for (const speaker of bySpeaker.values())
+      if (speaker.rows.length > 0 && (!biggest || speaker.bytes > biggest.bytes)) biggest = speaker;
+    const oldest = biggest?.rows.shift();
+    if (!biggest || !oldest) break;
+    biggest.bytes -= oldest.bytes;
+    total -= oldest.bytes;
+    over.push(oldest.id);
+  }
+  return over;
+}
+
+/**
  * Kept walkie-talkie transmissions (issue 17 item 2): a row per transmission and its Ogg Opus file.
  * The file is written before the row is committed and removed if the row is not, so a row always
  * has its audio; a file whose row went (retention, size limit, deletions) is unlinked after commit.
@@ -38,8 +70,8 @@ export class TransmissionStore {
 
   /**
    * Keeps a finished transmission when its channel is a walkie-talkie channel that keeps them and
-   * the speaker is still a member; the channel's oldest go when it passes its size limit.
-   * Returns whether it was kept.
+   * the speaker is still a member; past the channel's size limit, the biggest speaker's oldest go
+   * (see `overLimit`). Returns whether it was kept.
    */
   async keep(
     channelId: number,
@@ -74,18 +106,16 @@ export class TransmissionStore {
           bytes,
           heardBy,
         });
-        // Newest first: everything past the limit goes, oldest first.
         const rows = await tx
-          .select({ id: transmissions.id, bytes: transmissions.bytes })
+          .select({
+            id: transmissions.id,
+            speakerId: transmissions.speakerId,
+            bytes: transmissions.bytes,
+          })
           .from(transmissions)
           .where(eq(transmissions.channelId, channelId))
-          .orderBy(desc(transmissions.startedAt), desc(transmissions.id));
-        let total = 0;
-        const over: string[] = [];
-        for (const row of rows) {
-          total += row.bytes;
-          if (total > maxBytesPerChannel) over.push(row.id);
-        }
+          .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
+        const over = overLimit(rows, maxBytesPerChannel);
         if (over.length > 0) await tx.delete(transmissions).where(inArray(transmissions.id, over));
         return over.map((id) => ({ id, channelId }));
       });
@@ -94,7 +124,7 @@ export class TransmissionStore {
       throw error;
     }
     await this.unlinkAll(evicted);
-    return true;
+    return !evicted.some((gone) => gone.id === ref.id);
   }
 
   /** The channel's kept transmissions, oldest first, and which of them the user missed. */

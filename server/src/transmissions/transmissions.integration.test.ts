@@ -20,9 +20,13 @@ const person = (server: TestServer, name: string) =>
 
 /** A finished transmission of `seconds` of 20 ms frames, as the SFU's recorder makes it. */
 function spoken(speakerId: string, seconds: number, startedAt = new Date(), fill = 0x11) {
-  const recording = new TransmissionRecording(speakerId, startedAt);
-  for (let i = 0; i < seconds * 50; i++)
+  // The recorder's clock runs along with the packets, 20 ms apart.
+  let now = startedAt.getTime();
+  const recording = new TransmissionRecording(speakerId, { now: () => now });
+  for (let i = 0; i < seconds * 50; i++) {
     recording.push(1, i * 960, Buffer.concat([Buffer.from([0xf8]), Buffer.alloc(90, fill)]));
+    now += 20;
+  }
   return recording.finish()!;
 }
 
@@ -219,5 +223,27 @@ describe.each(testDatabases())('the size limit per channel on $name', (database)
     expect(transmissions.map((t) => Date.parse(t.startedAt))).toEqual([1, 2, 3, 4].map((n) => start + n * 1000));
     const files = await readdir(join(server.config.transmissions.dir, String(id)));
     expect(files.sort()).toEqual(transmissions.map((t) => `${t.id}.ogg`).sort());
+  });
+
+  it('one speaker’s flood pushes out their own transmissions, not everyone else’s', async () => {
+    const owner = await signIn(server, 'Olive Owner', 'olive.owner@example.com');
+    const flooder = await signIn(server, 'Fred Flood', 'fred@example.com');
+    const quiet = await signIn(server, 'Quinn Quiet', 'quinn@example.com');
+    const id = await createPlainChannel(owner, 'Crowded');
+    await addToChannel(owner, id, flooder);
+    await addToChannel(owner, id, quiet);
+    await owner.client.request(`/api/channels/${id}/talk-mode`, { method: 'PUT', json: { talkMode: 'walkie' } });
+    const start = Date.now() - 60_000;
+    const keep = (who: Person, n: number) =>
+      server.app.ctx.transmissions.keep(id, spoken(who.id, 1, new Date(start + n * 1000)), []);
+    expect(await keep(quiet, 0)).toBe(true);
+    expect(await keep(owner, 1)).toBe(true);
+    for (let n = 2; n < 8; n++) expect(await keep(flooder, n)).toBe(true);
+    const { transmissions } = await listOf(owner, id);
+    const speakers = transmissions.map((t) => t.speaker.id);
+    // The two oldest, said by others, are still there; the flood kept only its newest.
+    expect(speakers.slice(0, 2)).toEqual([quiet.id, owner.id]);
+    expect(speakers.slice(2).every((s) => s === flooder.id)).toBe(true);
+    expect(transmissions.at(-1)!.startedAt).toBe(new Date(start + 7_000).toISOString());
   });
 });

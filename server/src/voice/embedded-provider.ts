@@ -50,7 +50,11 @@ export function createEmbeddedProvider(
     setPublisherMuted: async (channelId, userId, muted) =>
       sfu.setPublisherMuted(voiceRoomName(channelId), userId, muted),
     setFloor: async (channelId, floor) =>
-      sfu.setFloor(voiceRoomName(channelId), { walkie: floor.walkie, holderId: floor.holderId }),
+      sfu.setFloor(voiceRoomName(channelId), {
+        walkie: floor.walkie,
+        holderId: floor.holderId,
+        expiresAt: floor.expiresAt ?? null,
+      }),
     disconnectUser: async (channelId, userId) =>
       sfu.disconnectUser(voiceRoomName(channelId), userId, 'removed from channel'),
     closeRoom: async (channelId) => sfu.closeRoom(voiceRoomName(channelId)),

@@ -25,6 +25,7 @@ const voiceEffectSchema = z.discriminatedUnion('effect', [
     walkie: z.boolean(),
     holderId: z.string().min(1).nullable(),
     previousHolderId: z.string().min(1).nullable(),
+    expiresAt: z.number().nullable().optional(),
   }),
 ]);
 type VoiceEffect = z.infer<typeof voiceEffectSchema>;
@@ -70,7 +71,14 @@ export async function pinnedVoiceEffects(
       send({ effect: 'mute', channelId, userId, muted }),
     disconnectUser: (channelId, userId) => send({ effect: 'disconnect', channelId, userId }),
     closeRoom: (channelId) => send({ effect: 'close', channelId }),
-    setFloor: (channelId, { walkie, holderId, previousHolderId }) =>
-      send({ effect: 'floor', channelId, walkie, holderId, previousHolderId }),
+    setFloor: (channelId, { walkie, holderId, previousHolderId, expiresAt }) =>
+      send({
+        effect: 'floor',
+        channelId,
+        walkie,
+        holderId,
+        previousHolderId,
+        expiresAt: expiresAt ?? null,
+      }),
   };
 }

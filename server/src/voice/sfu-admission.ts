@@ -38,7 +38,7 @@ export function admitFromDatabase(
     return {
       admitted: true,
       muted: membership.isMuted,
-      floor: { walkie: true, holderId: grant?.holderId ?? null },
+      floor: { walkie: true, holderId: grant?.holderId ?? null, expiresAt: grant?.expiresAt ?? null },
     };
   };
 }

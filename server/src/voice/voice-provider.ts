@@ -38,6 +38,8 @@ export interface VoiceFloor {
   holderId: string | null;
   /** Who held it before this change, if anyone. */
   previousHolderId: string | null;
+  /** When the holder's hold ends at the latest (epoch ms): what is recorded of it stops there. */
+  expiresAt?: number | null;
   /** The talk mode changed: the admin-muted members, who stay silent in an open channel. */
   modeChanged?: { mutedUserIds: readonly string[] };
 }

@@ -5,6 +5,7 @@ import {
   VOICE_CLOSE_CODES,
   VOICE_SIGNALLING_VERSION,
 } from '../../../../protocol/voice-signalling.js';
+import { PUBLISHER_LIMITS } from './publisher-rate-limit.js';
 import type { SfuParticipantEvent, SfuSpeakingEvent, SfuTransmissionEvent } from './sfu-events.js';
 import {
   opusPacketFactory,
@@ -196,6 +197,39 @@ describe('forwarding', () => {
     expect(
       b.messages.some((m) => m.type === 'speaking' && m.userId === 'talker' && m.speaking),
     ).toBe(true);
+  });
+
+  it('holds a publisher flooding a thousand packets a second to its packet rate', async () => {
+    const a = await join('flooder', 15);
+    const b = await join('flood-listener', 15);
+    const aIdentity = a.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    const packet = opusPacketFactory();
+    const warmup = (async () => {
+      for (let i = 0; i < 100 && (b.received.get(aIdentity) ?? 0) === 0; i++) {
+        a.sendRtp(packet(80, i));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 0, 10_000, 'audio at B');
+    await warmup;
+    // Let the bucket fill up again, then flood: ten packets every 10 ms for a second.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const before = b.received.get(aIdentity) ?? 0;
+    const started = Date.now();
+    for (let burst = 0; burst < 100; burst++) {
+      for (let i = 0; i < 10; i++) a.sendRtp(packet(40, i));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const settleMs = 500;
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    const seconds = (Date.now() - started) / 1000;
+    const forwarded = (b.received.get(aIdentity) ?? 0) - before;
+    // Whatever the machine's pace, the listener got the burst and the sustained rate, not 1,000.
+    expect(forwarded).toBeLessThanOrEqual(
+      PUBLISHER_LIMITS.packetBurst + Math.ceil(seconds * PUBLISHER_LIMITS.packetsPerSecond),
+    );
+    expect(forwarded).toBeGreaterThan(PUBLISHER_LIMITS.packetBurst);
   });
 
   it('keeps rooms apart', async () => {

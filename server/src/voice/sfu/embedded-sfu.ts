@@ -31,7 +31,12 @@ const SIGNAL_RATE = { perSecond: 50, burst: 200 };
  * Walkie-talkie channels (issue 17): only the floor holder's audio is forwarded (nobody's while the
  * floor is free). Open channels have no floor: everyone not admin-muted is forwarded.
  */
-export type SfuFloor = { walkie: boolean; holderId: string | null };
+export type SfuFloor = {
+  walkie: boolean;
+  holderId: string | null;
+  /** When the holder's hold ends at the latest (epoch ms): its recording keeps nothing after. */
+  expiresAt?: number | null;
+};
 
 export type SfuAdmission =
   | { admitted: true; muted: boolean; floor?: SfuFloor }
@@ -147,7 +152,10 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     const holderId = floor.walkie ? floor.holderId : null;
     if ((recordings.get(roomName)?.speakerId ?? null) !== holderId) {
       finishRecording(roomName);
-      if (holderId) recordings.set(roomName, new TransmissionRecording(holderId));
+      if (holderId) {
+        const maxMs = floor.expiresAt ? floor.expiresAt - Date.now() : undefined;
+        recordings.set(roomName, new TransmissionRecording(holderId, { maxMs }));
+      }
     }
     const room = rooms.get(roomName);
     if (!room) return;

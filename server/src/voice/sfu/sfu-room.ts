@@ -60,6 +60,8 @@ export class SfuRoom implements SweptRoom {
   /** Called for every RTP packet a publisher sends. */
   forwardFrom(publisher: SfuSession, rtp: RtpPacket): void {
     const now = Date.now();
+    // Past its packet or byte rate, a publisher's packet goes nowhere (see PublisherRateLimit).
+    if (!publisher.publishLimit.admit(rtp.payload.length, now)) return;
     publisher.lastPacketAt = now;
     this.counters.received(publisher, rtp.header.sequenceNumber);
     if (this.isMuted(publisher.userId)) {
