@@ -5,6 +5,7 @@ import {
   VOICE_CLOSE_CODES,
   VOICE_SIGNALLING_VERSION,
 } from '../../../../protocol/voice-signalling.js';
+import { MAX_SESSIONS_PER_USER } from './embedded-sfu.js';
 import { PUBLISHER_LIMITS } from './publisher-rate-limit.js';
 import type { SfuParticipantEvent, SfuSpeakingEvent, SfuTransmissionEvent } from './sfu-events.js';
 import {
@@ -142,6 +143,62 @@ describe('voice tokens at the door', () => {
     expect(
       await refusedWith(undefined, { type: 'join', version: VOICE_SIGNALLING_VERSION + 1, token }),
     ).toBe(VOICE_CLOSE_CODES.unsupportedVersion);
+  });
+});
+
+describe('connections per user', () => {
+  it(`refuses a user's connection beyond ${MAX_SESSIONS_PER_USER}, counting joins still being checked`, async () => {
+    // The database's answer takes a while: joins waiting for it hold their place.
+    let admissions = 0;
+    const slow = await startSfuTestServer({
+      admit: async () => {
+        admissions++;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return { admitted: true, muted: false };
+      },
+    });
+    const join = async (userId: string, channelId: number) => {
+      const client = await WeriftVoiceClient.join(slow.url, await slow.token(userId, channelId));
+      clients.push(client);
+      return client;
+    };
+    // Ten joins at once, each to a room of its own.
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => slow.token('greedy', 30 + i)),
+    );
+    const all = await Promise.all(tokens.map((token) => WeriftVoiceClient.join(slow.url, token)));
+    clients.push(...all);
+    // The ones beyond the limit never reached the database.
+    expect(admissions).toBe(MAX_SESSIONS_PER_USER);
+    const joined = all.filter((c) => c.joined && c.closeCode === undefined);
+    const refused = all.filter((c) => !c.joined);
+    expect(joined).toHaveLength(MAX_SESSIONS_PER_USER);
+    expect(refused.map((c) => c.closeCode)).toEqual(
+      Array(10 - MAX_SESSIONS_PER_USER).fill(VOICE_CLOSE_CODES.tooManyConnections),
+    );
+    expect(refused[0]!.messages).toContainEqual(
+      expect.objectContaining({ type: 'error', code: 'too_many_connections' }),
+    );
+    // Someone else is not affected; and once one connection leaves, the user may join again.
+    expect((await join('modest', 30)).joined).toBeDefined();
+    await joined[0]!.close();
+    await joined[0]!.waitFor(() => joined[0]!.closeCode !== undefined, 2_000, 'closed');
+    const again = await join('greedy', 45);
+    await again.waitFor(() => again.joined !== undefined, 5_000, 'joined again');
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await slow.close();
+  });
+
+  it('a new connection to a room where the user is at the limit replaces their oldest there', async () => {
+    const first = await join('many-devices', 50);
+    for (let i = 1; i < MAX_SESSIONS_PER_USER; i++) await join('many-devices', 50 + i);
+    const newest = await join('many-devices', 50);
+    expect(newest.joined).toBeDefined();
+    await first.waitFor(() => first.closeCode !== undefined, 2_000, 'oldest replaced');
+    expect(first.closeCode).toBe(VOICE_CLOSE_CODES.replaced);
+    expect(server.sfu.participants('channel-50').map((p) => p.identity)).toEqual([
+      newest.joined?.self.identity,
+    ]);
   });
 });
 

@@ -26,6 +26,12 @@ import { TransmissionRecording } from '../../transmissions/transmission-recordin
  */
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 
+/**
+ * Voice connections one user may hold at once, across rooms, counting joins still being checked:
+ * one per device. Each costs UDP sockets, a usage row and an encryption per forwarded packet.
+ */
+export const MAX_SESSIONS_PER_USER = 4;
+
 /** Whether a participant whose token checked out may be in the room now, and admin-muted or not. */
 /**
  * Walkie-talkie channels (issue 17): only the floor holder's audio is forwarded (nobody's while the
@@ -111,6 +117,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     logger.debug({ err: error }, 'sfu: sender report not sent'),
   );
   const sessionsById = new Map<string, SfuSession>();
+  /** Joins of each user whose token checked out and whose admission is still being asked. */
+  const pendingJoins = new Map<string, number>();
   const mutedByRoom = new Map<string, Set<string>>();
   const malformedLog = new LogThrottle();
   const floodLog = new LogThrottle();
@@ -334,6 +342,39 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     }
   }
 
+  /**
+   * Whether one more connection of the user fits: yes; or the session it replaces (their oldest in
+   * the same room, as a device that reconnects replaces its own); or no.
+   */
+  function roomForOneMore(userId: string, roomName: string): true | SfuSession | false {
+    let used = pendingJoins.get(userId) ?? 0;
+    if (used >= MAX_SESSIONS_PER_USER) return false;
+    let oldestHere: SfuSession | undefined;
+    // Insertion order: the oldest session first.
+    for (const session of sessionsById.values()) {
+      if (session.userId !== userId) continue;
+      used++;
+      if (session.roomName === roomName) oldestHere ??= session;
+    }
+    if (used < MAX_SESSIONS_PER_USER) return true;
+    return oldestHere ?? false;
+  }
+
+  function refuseTooMany(socket: WebSocket, token: VerifiedVoiceToken): void {
+    const take = refusedLog.take(token.userId);
+    if (take.log)
+      logger.info(
+        { userId: token.userId, suppressed: take.suppressed },
+        'sfu: join refused, too many voice connections',
+      );
+    refuse(
+      socket,
+      VOICE_CLOSE_CODES.tooManyConnections,
+      'too_many_connections',
+      `at most ${MAX_SESSIONS_PER_USER} voice connections at once; leave one first`,
+    );
+  }
+
   function refuse(socket: WebSocket, code: number, errorCode: string, message: string): void {
     if (socket.readyState === 1)
       socket.send(JSON.stringify({ type: 'error', code: errorCode, message }));
@@ -374,9 +415,22 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       return undefined;
     }
     if (closed || socket.readyState !== 1) return undefined;
-    const admission: SfuAdmission = options.admit
-      ? await options.admit(token)
-      : { admitted: true, muted: false };
+    const joining = message.type === 'join';
+    if (joining && roomForOneMore(token.userId, token.roomName) === false) {
+      refuseTooMany(socket, token);
+      return undefined;
+    }
+    let admission: SfuAdmission;
+    if (joining) pendingJoins.set(token.userId, (pendingJoins.get(token.userId) ?? 0) + 1);
+    try {
+      admission = options.admit ? await options.admit(token) : { admitted: true, muted: false };
+    } finally {
+      if (joining) {
+        const left = (pendingJoins.get(token.userId) ?? 1) - 1;
+        if (left > 0) pendingJoins.set(token.userId, left);
+        else pendingJoins.delete(token.userId);
+      }
+    }
     if (closed || socket.readyState !== 1) return undefined;
     if (!admission.admitted) {
       logger.info({ identity: token.identity, reason: admission.reason }, 'sfu: join refused');
@@ -387,7 +441,17 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
       setPublisherMuted(token.roomName, token.userId, admission.muted);
     if (admission.floor) setFloor(token.roomName, admission.floor);
-    if (message.type === 'join') return startSession(socket, token);
+    if (message.type === 'join') {
+      // Asked again now: other joins of the user may have started while this one was checked.
+      const fits = roomForOneMore(token.userId, token.roomName);
+      if (fits === false) {
+        refuseTooMany(socket, token);
+        return undefined;
+      }
+      if (fits !== true)
+        endSession(fits, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection');
+      return startSession(socket, token);
+    }
     const resumed = resumeSession(socket, token, message.sessionId);
     if (!resumed)
       refuse(
