@@ -20,6 +20,21 @@ export interface TransmissionStoreOptions {
 
 type FileRef = { id: string; channelId: number };
 
+/** The transmission's speaker and the user have no block between them, either way. */
+function notBlockedBetween(db: Database, userId: string) {
+  return notExists(
+    db
+      .select({ one: sql`1` })
+      .from(blocks)
+      .where(
+        or(
+          and(eq(blocks.blockerId, userId), eq(blocks.blockedId, transmissions.speakerId)),
+          and(eq(blocks.blockedId, userId), eq(blocks.blockerId, transmissions.speakerId)),
+        ),
+      ),
+  );
+}
+
 /**
  * Which of a channel's transmissions (oldest first) go so that the rest fit in `maxBytes`: always
  * the oldest of whoever keeps the most bytes, so one speaker's flood pushes out their own
@@ -143,13 +158,8 @@ export class TransmissionStore {
         and(
           eq(transmissions.channelId, channelId),
           gt(transmissions.startedAt, this.cutoff(now)),
-          // Someone the caller blocked is not heard live (DESIGN §3), nor replayed.
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(blocks)
-              .where(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, transmissions.speakerId))),
-          ),
+          // A block either way: they do not hear each other live (DESIGN §3), nor in replay.
+          notBlockedBetween(db, userId),
         ),
       )
       .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
@@ -169,9 +179,18 @@ export class TransmissionStore {
     };
   }
 
-  /** The audio file of a kept transmission of the channel, or null. */
-  async audioFile(channelId: number, transmissionId: string, now = new Date()): Promise<string | null> {
-    const [row] = await this.options.db
+  /**
+   * The audio file of a kept transmission of the channel, or null: also when a block stands between
+   * its speaker and the user who asks, either way.
+   */
+  async audioFile(
+    channelId: number,
+    transmissionId: string,
+    userId: string,
+    now = new Date(),
+  ): Promise<string | null> {
+    const { db } = this.options;
+    const [row] = await db
       .select({ id: transmissions.id })
       .from(transmissions)
       .where(
@@ -179,6 +198,7 @@ export class TransmissionStore {
           eq(transmissions.id, transmissionId),
           eq(transmissions.channelId, channelId),
           gt(transmissions.startedAt, this.cutoff(now)),
+          notBlockedBetween(db, userId),
         ),
       )
       .limit(1);

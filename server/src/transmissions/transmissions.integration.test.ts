@@ -144,6 +144,32 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
     expect((await listOf(ben, channelId)).missed).toBe(1);
   });
 
+  it('a block either way hides the transmission from the list and its audio', async () => {
+    const cal = await person(server, 'Cal Blocked');
+    await addToChannel(owner, channelId, cal);
+    expect(await store().keep(channelId, spoken(cal.id, 1), [])).toBe(true);
+    expect(await store().keep(channelId, spoken(ben.id, 1), [])).toBe(true);
+    const idOf = async (speaker: Person) =>
+      (await listOf(owner, channelId)).transmissions.filter((t) => t.speaker.id === speaker.id).at(-1)!
+        .id;
+    const calSaid = await idOf(cal);
+    const benSaid = await idOf(ben);
+    const audio = (who: Person, id: string) =>
+      who.client.request(`/api/channels/${channelId}/transmissions/${id}/audio`);
+    expect((await audio(ben, calSaid)).status).toBe(200);
+    expect((await ben.client.request(`/api/users/${cal.id}/block`, { method: 'POST' })).status).toBe(200);
+    // Ben blocked Cal: Ben gets nothing of Cal's, and Cal nothing of Ben's.
+    expect((await listOf(ben, channelId)).transmissions.some((t) => t.speaker.id === cal.id)).toBe(false);
+    expect((await listOf(cal, channelId)).transmissions.some((t) => t.speaker.id === ben.id)).toBe(false);
+    expect((await audio(ben, calSaid)).status).toBe(404);
+    expect((await audio(cal, benSaid)).status).toBe(404);
+    // Others are not affected.
+    expect((await audio(owner, calSaid)).status).toBe(200);
+    expect((await audio(cal, calSaid)).status).toBe(200);
+    expect((await ben.client.request(`/api/users/${cal.id}/block`, { method: 'DELETE' })).status).toBe(200);
+    expect((await audio(ben, calSaid)).status).toBe(200);
+  });
+
   it('forgets what is past the retention window, on the list at once and on disk at housekeeping', async () => {
     const old = spoken(ava.id, 1, new Date(Date.now() - 25 * 3_600_000));
     expect(await store().keep(channelId, old, [])).toBe(true);

@@ -55,6 +55,8 @@ export function createEmbeddedProvider(
         holderId: floor.holderId,
         expiresAt: floor.expiresAt ?? null,
       }),
+    blockChanged: async (blockerId, blockedId, blocked) =>
+      sfu.blockChanged(blockerId, blockedId, blocked),
     disconnectUser: async (channelId, userId) =>
       sfu.disconnectUser(voiceRoomName(channelId), userId, 'removed from channel'),
     closeRoom: async (channelId) => sfu.closeRoom(voiceRoomName(channelId)),

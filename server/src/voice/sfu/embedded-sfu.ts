@@ -45,7 +45,13 @@ export type SfuFloor = {
 };
 
 export type SfuAdmission =
-  | { admitted: true; muted: boolean; floor?: SfuFloor }
+  | {
+      admitted: true;
+      muted: boolean;
+      floor?: SfuFloor;
+      /** Users with a block between them and this user, either way: neither hears the other. */
+      blockedUserIds?: readonly string[];
+    }
   | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
 
 const REFUSAL_CODES = {
@@ -78,6 +84,11 @@ export interface EmbeddedSfu {
   setPublisherMuted(roomName: string, userId: string, muted: boolean): void;
   /** Walkie-talkie floor: from now on only the holder is forwarded (see SfuFloor). */
   setFloor(roomName: string, floor: SfuFloor): void;
+  /**
+   * A block between two users was made or removed: from the next packet on, neither one's audio
+   * is forwarded to the other in any room (or both are again).
+   */
+  blockChanged(blockerId: string, blockedId: string, blocked: boolean): void;
   /** Ends the user's sessions in the room (kicked, blocked, left the channel). */
   disconnectUser(roomName: string, userId: string, reason: string): void;
   /** Ends every session in the room (channel deleted). */
@@ -142,6 +153,58 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     events.emit('transmissionRecorded', { roomName, transmission, heardBy: [...heardBy] });
   }
 
+  /**
+   * Who must not hear whom, both ways (a block either way): for each user with a session here,
+   * the users whose audio they neither receive nor send. Learnt at each join from the admission
+   * and kept current by `blockChanged`; forgotten with a user's last session.
+   */
+  const blockRelations = new Map<string, Set<string>>();
+
+  function relate(a: string, b: string): void {
+    for (const [one, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      let set = blockRelations.get(one);
+      if (!set) blockRelations.set(one, (set = new Set()));
+      set.add(other);
+    }
+  }
+
+  function unrelate(a: string, b: string): void {
+    for (const [one, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = blockRelations.get(one);
+      set?.delete(other);
+      if (set?.size === 0) blockRelations.delete(one);
+    }
+  }
+
+  /** The admission's list is the database's truth of the moment for this user. */
+  function setBlockRelations(userId: string, others: readonly string[]): void {
+    for (const other of [...(blockRelations.get(userId) ?? [])])
+      if (!others.includes(other)) unrelate(userId, other);
+    for (const other of others) if (other !== userId) relate(userId, other);
+  }
+
+  const hasSessions = (userId: string) => {
+    for (const session of sessionsById.values()) if (session.userId === userId) return true;
+    return false;
+  };
+
+  /** The user's last session here ended: their relations are learnt again at their next join. */
+  function forgetBlockRelations(userId: string): void {
+    for (const other of [...(blockRelations.get(userId) ?? [])]) unrelate(userId, other);
+  }
+
+  function blockChanged(blockerId: string, blockedId: string, blocked: boolean): void {
+    if (!blocked) unrelate(blockerId, blockedId);
+    // Only users connected here need it; the others learn it at their join.
+    else if (hasSessions(blockerId) || hasSessions(blockedId)) relate(blockerId, blockedId);
+  }
+
   const isMuted = (roomName: string, userId: string) =>
     mutedByRoom.get(roomName)?.has(userId) ?? false;
 
@@ -196,6 +259,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         events,
         counters,
         silenceSweep,
+        (userId) => blockRelations.get(userId),
         (s, rtp) => {
           const recording = recordings.get(name);
           if (recording?.speakerId === s.userId)
@@ -229,6 +293,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       room.dispose();
       rooms.delete(session.roomName);
     }
+    if (!hasSessions(session.userId)) forgetBlockRelations(session.userId);
   }
 
   function startSession(socket: WebSocket, token: VerifiedVoiceToken): SfuSession {
@@ -441,6 +506,11 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
       setPublisherMuted(token.roomName, token.userId, admission.muted);
     if (admission.floor) setFloor(token.roomName, admission.floor);
+    // Once the session exists (a session it replaces takes the user's old relations with it).
+    const applyBlocks = (session: SfuSession) => {
+      if (admission.blockedUserIds) setBlockRelations(session.userId, admission.blockedUserIds);
+      return session;
+    };
     if (message.type === 'join') {
       // Asked again now: other joins of the user may have started while this one was checked.
       const fits = roomForOneMore(token.userId, token.roomName);
@@ -450,10 +520,11 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
       if (fits !== true)
         endSession(fits, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection');
-      return startSession(socket, token);
+      return applyBlocks(startSession(socket, token));
     }
     const resumed = resumeSession(socket, token, message.sessionId);
-    if (!resumed)
+    if (resumed) applyBlocks(resumed);
+    else
       refuse(
         socket,
         VOICE_CLOSE_CODES.sessionExpired,
@@ -536,6 +607,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     handleSocket,
     setPublisherMuted,
     setFloor,
+    blockChanged,
     disconnectUser(roomName, userId, reason) {
       const room = rooms.get(roomName);
       if (!room) return;
