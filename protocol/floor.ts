@@ -34,8 +34,12 @@ export const floorStateSchema = z.object({
 });
 export type FloorState = z.infer<typeof floorStateSchema>;
 
-/** Server → the one socket that pressed: no floor for you now, and why. */
-export const FLOOR_DENIALS = ['busy', 'muted', 'open_channel'] as const;
+/**
+ * Server → the one socket that pressed: no floor for you now, and why. `not_in_voice`: only someone
+ * connected to the channel's voice may hold its floor; `too_soon`: a new hold by the same person
+ * waits a moment after their last one ended.
+ */
+export const FLOOR_DENIALS = ['busy', 'muted', 'open_channel', 'not_in_voice', 'too_soon'] as const;
 export const floorDeniedSchema = z.object({
   type: z.literal('floor_denied'),
   channelId,

@@ -24,6 +24,8 @@ export const VOICE_CLOSE_CODES = {
   replaced: 4006,
   sessionExpired: 4007,
   serverShutdown: 4008,
+  /** The user already has as many voice connections as one person may (one per device). */
+  tooManyConnections: 4009,
 } as const;
 
 const sdp = z.string().min(1).max(MAX_VOICE_SIGNAL_BYTES);

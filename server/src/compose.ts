@@ -116,7 +116,7 @@ export async function compose({
     provider: () => voice.provider,
     log: log.child({ feature: 'floor' }),
     onGranted: livekitTransmissions
-      ? (channelId, holderId) => livekitTransmissions.granted(channelId, holderId)
+      ? (channelId, grant) => livekitTransmissions.granted(channelId, grant)
       : undefined,
   });
   const calls = new CallService({

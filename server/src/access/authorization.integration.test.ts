@@ -813,6 +813,7 @@ const ROWS: Record<string, Row> = {
     outcomes: memberEffect,
     run: async (c) => {
       await c.db.update(channels).set({ talkMode: 'walkie' }).where(eq(channels.id, c.f.channelId));
+      await inChannelVoice(c);
       c.ws!.send({ type: 'join_channel', channelId: c.f.channelId });
       c.ws!.send({ type: 'floor_request', channelId: c.f.channelId });
       await c.barrier();
@@ -826,6 +827,7 @@ const ROWS: Record<string, Row> = {
     outcomes: memberEffect,
     run: async (c) => {
       await c.db.update(channels).set({ talkMode: 'walkie' }).where(eq(channels.id, c.f.channelId));
+      await inChannelVoice(c);
       c.ws!.send({ type: 'join_channel', channelId: c.f.channelId });
       c.ws!.send({ type: 'floor_request', channelId: c.f.channelId });
       c.ws!.send({ type: 'floor_release', channelId: c.f.channelId });
@@ -1019,6 +1021,19 @@ interface SocketCase {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The actor is in the channel's voice, as the voice server records a join (its usage row): only
+ * someone connected to a channel's voice may hold its floor (decision 023).
+ */
+const inChannelVoice = async (c: SocketCase) => {
+  await c.db.insert(usageSessions).values({
+    userId: c.f.self,
+    channelId: c.f.channelId,
+    voiceIdentity: `${c.f.self}-1-test`,
+    voiceConnection: randomUUID(),
+  });
+};
 
 /** Whether the actor's /ws socket was told the channel's floor is held by `holderId` (null: free). */
 const floorHeldBy = (c: SocketCase, holderId: string | null) =>

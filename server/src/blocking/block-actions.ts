@@ -3,7 +3,8 @@ import type { Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { findUserById } from '../users/user-directory.js';
 import type { Viewer } from '../users/user-visibility.js';
-import { block, unblock } from './block-store.js';
+import type { VoiceProvider } from '../voice/voice-provider.js';
+import { block, hasBlocked, unblock } from './block-store.js';
 
 /** The user to block or unblock: someone else, who exists. */
 async function blockTarget(db: Database, viewer: Viewer, targetId: string): Promise<User> {
@@ -13,15 +14,32 @@ async function blockTarget(db: Database, viewer: Viewer, targetId: string): Prom
   return target;
 }
 
-/** Idempotent (a second block answers like the first), so double clicks and retries are harmless. */
-export async function blockUser(db: Database, viewer: Viewer, targetId: string): Promise<User> {
+/**
+ * Idempotent (a second block answers like the first), so double clicks and retries are harmless.
+ * The voice server stops carrying either one's audio to the other at once.
+ */
+export async function blockUser(
+  db: Database,
+  voice: VoiceProvider,
+  viewer: Viewer,
+  targetId: string,
+): Promise<User> {
   const target = await blockTarget(db, viewer, targetId);
   await block(db, viewer.id, target.id);
+  await voice.blockChanged(viewer.id, target.id, true);
   return target;
 }
 
-export async function unblockUser(db: Database, viewer: Viewer, targetId: string): Promise<User> {
+/** The two hear each other again, unless the other one blocks the viewer too. */
+export async function unblockUser(
+  db: Database,
+  voice: VoiceProvider,
+  viewer: Viewer,
+  targetId: string,
+): Promise<User> {
   const target = await blockTarget(db, viewer, targetId);
   await unblock(db, viewer.id, target.id);
+  if (!(await hasBlocked(db, target.id, viewer.id)))
+    await voice.blockChanged(viewer.id, target.id, false);
   return target;
 }

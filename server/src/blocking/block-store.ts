@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import type { User } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
 import { blocks, users } from '../db/schema.js';
@@ -16,6 +16,18 @@ export async function hasBlocked(
     .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * Everyone with a block between them and the user, either way (the user blocked them, or they
+ * blocked the user): neither hears the other (DESIGN §3), in voice or in kept transmissions.
+ */
+export async function blockRelationsOf(db: Database, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
+    .from(blocks)
+    .where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+  return [...new Set(rows.map((row) => (row.blockerId === userId ? row.blockedId : row.blockerId)))];
 }
 
 /** Idempotent: blocking twice leaves one block. */

@@ -16,12 +16,12 @@ export function registerBlockingRoutes(app: FastifyInstance): void {
   app.post(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
-    return blockUser(ctx.database.db, user, id);
+    return blockUser(ctx.database.db, ctx.voice.provider, user, id);
   });
 
   app.delete(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
-    return unblockUser(ctx.database.db, user, id);
+    return unblockUser(ctx.database.db, ctx.voice.provider, user, id);
   });
 }

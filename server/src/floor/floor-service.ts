@@ -14,6 +14,7 @@ import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
 import type { VoiceProvider } from '../voice/voice-provider.js';
 import type { FloorGrant, FloorStore } from './floor-store.js';
+import { isConnectedToChannelVoice } from './voice-connected.js';
 
 /** A hold this instance granted: which socket pressed, and the timer that ends it at the limit. */
 type LocalHold = { channelId: number; grant: FloorGrant; socketId: string; timer: NodeJS.Timeout };
@@ -35,8 +36,11 @@ export class FloorService {
       bus: Bus;
       provider: () => VoiceProvider;
       log: FastifyBaseLogger;
-      /** This instance granted the floor (LiveKit records the transmission from here on). */
-      onGranted?: (channelId: number, holderId: string) => void;
+      /**
+       * This instance granted the floor (LiveKit records the transmission from here on, until
+       * the grant's `expiresAt` at the latest).
+       */
+      onGranted?: (channelId: number, grant: FloorGrant) => void;
     },
   ) {}
 
@@ -62,6 +66,9 @@ export class FloorService {
     }
     if (row.talkMode !== 'walkie') return this.deny(socket, channelId, 'open_channel', null);
     if (row.isMuted) return this.deny(socket, channelId, 'muted', null);
+    // Only a voice connection can be heard; a press without one would only jam the channel.
+    if (!(await isConnectedToChannelVoice(db, socket.userId, channelId)))
+      return this.deny(socket, channelId, 'not_in_voice', null);
     const grant: FloorGrant = {
       holderId: socket.userId,
       grantId: randomUUID(),
@@ -70,6 +77,10 @@ export class FloorService {
     const cutIn = row.role === 'admin' || row.tier === 'superadmin';
     const result = await store.acquire(channelId, grant, cutIn);
     if (!result.granted) {
+      if (!result.holder) return this.deny(socket, channelId, 'too_soon', null);
+      // Pressing again while holding it: the hold stays as granted (never renewed).
+      if (result.holder.holderId === socket.userId)
+        return socket.send(await this.stateMessage(channelId, result.holder));
       return this.deny(socket, channelId, 'busy', await this.holderOf(result.holder));
     }
     const previous = result.previous;
@@ -81,9 +92,9 @@ export class FloorService {
     }, grant.expiresAt - Date.now());
     timer.unref();
     this.holds.set(grant.grantId, { channelId, grant, socketId: socket.id, timer });
-    await this.tellVoice(channelId, grant.holderId, previous?.holderId ?? null);
-    this.deps.onGranted?.(channelId, grant.holderId);
-    const ended = previous && previous.holderId !== grant.holderId ? 'cut_in' : undefined;
+    await this.tellVoice(channelId, grant.holderId, previous?.holderId ?? null, grant.expiresAt);
+    this.deps.onGranted?.(channelId, grant);
+    const ended = previous ? 'cut_in' : undefined;
     await this.announce(channelId, grant, ended);
   }
 
@@ -173,12 +184,18 @@ export class FloorService {
     this.holds.delete(grantId);
   }
 
-  private async tellVoice(channelId: number, holderId: string | null, previous: string | null) {
+  private async tellVoice(
+    channelId: number,
+    holderId: string | null,
+    previous: string | null,
+    expiresAt: number | null = null,
+  ) {
     try {
       await this.deps.provider().setFloor(channelId, {
         walkie: true,
         holderId,
         previousHolderId: previous,
+        expiresAt,
       });
     } catch (error) {
       // The floor still changes for everyone; the log says the voice server did not follow.

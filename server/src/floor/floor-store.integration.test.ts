@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   FLOOR_EXPIRY_GRACE_MS,
+  FLOOR_PAUSE_MS,
   MemoryFloorStore,
   RedisFloorStore,
   type FloorGrant,
@@ -10,8 +11,24 @@ import {
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-const stores: { name: string; make: () => FloorStore }[] = [
-  { name: 'memory', make: () => new MemoryFloorStore() },
+/** The memory store runs on a clock the tests move; Redis keeps real time, with a short pause. */
+let clock = Date.now();
+const REDIS_PAUSE_MS = 150;
+const stores: {
+  name: string;
+  make: () => FloorStore;
+  now: () => number;
+  /** Lets the user's pause after a hold pass. */
+  pausePasses: () => Promise<void>;
+}[] = [
+  {
+    name: 'memory',
+    make: () => new MemoryFloorStore(() => clock),
+    now: () => clock,
+    pausePasses: async () => {
+      clock += FLOOR_PAUSE_MS;
+    },
+  },
   ...(redisUrl
     ? [
         {
@@ -21,21 +38,24 @@ const stores: { name: string; make: () => FloorStore }[] = [
               redisUrl,
               `chirp-test-${randomBytes(4).toString('hex')}:`,
               () => undefined,
+              REDIS_PAUSE_MS,
             ),
+          now: Date.now,
+          pausePasses: () => new Promise<void>((resolve) => setTimeout(resolve, REDIS_PAUSE_MS + 50)),
         },
       ]
     : []),
 ];
 
 let next = 0;
-const grant = (holderId: string, ttlMs = 10_000): FloorGrant => ({
-  holderId,
-  grantId: `g${++next}`,
-  expiresAt: Date.now() + ttlMs,
-});
 
 /** The floor's one truth, in memory on one instance and in Redis across several (CI runs both). */
-describe.each(stores)('the walkie-talkie floor in $name', ({ make }) => {
+describe.each(stores)('the walkie-talkie floor in $name', ({ make, now, pausePasses }) => {
+  const grant = (holderId: string, ttlMs = 10_000): FloorGrant => ({
+    holderId,
+    grantId: `g${++next}`,
+    expiresAt: now() + ttlMs,
+  });
   const store = make();
   afterAll(() => store.close());
 
@@ -60,19 +80,43 @@ describe.each(stores)('the walkie-talkie floor in $name', ({ make }) => {
     expect(await store.current(3)).toBeNull();
   });
 
-  it('the same user pressing on another device takes over their own hold', async () => {
-    const phone = grant('cai');
+  it('a hold is never renewed: pressing again, on any device or as an admin, keeps its end', async () => {
+    const phone = grant('cai', 5_000);
     await store.acquire(4, phone, false);
-    const laptop = grant('cai');
-    expect(await store.acquire(4, laptop, false)).toEqual({ granted: true, previous: phone });
-    expect(await store.release(4, phone.grantId)).toBeNull();
-    expect((await store.current(4))?.grantId).toBe(laptop.grantId);
+    const again = grant('cai', 10_000);
+    expect(await store.acquire(4, again, false)).toEqual({ granted: false, holder: phone });
+    expect(await store.acquire(4, grant('cai', 10_000), true)).toEqual({
+      granted: false,
+      holder: phone,
+    });
+    expect(await store.current(4)).toEqual(phone);
+    expect(await store.release(4, again.grantId)).toBeNull();
+    expect(await store.release(4, phone.grantId)).toEqual(phone);
+  });
+
+  it('a new hold by the same person waits for the pause; others need not', async () => {
+    const first = grant('gus');
+    await store.acquire(7, first, false);
+    await store.release(7, first.grantId);
+    expect(await store.acquire(7, grant('gus'), false)).toEqual({
+      granted: false,
+      holder: null,
+      tooSoon: true,
+    });
+    // An admin's press does not skip their own pause either.
+    expect((await store.acquire(7, grant('gus'), true)).granted).toBe(false);
+    const hal = grant('hal');
+    expect((await store.acquire(7, hal, false)).granted).toBe(true);
+    await store.release(7, hal.grantId);
+    await pausePasses();
+    expect((await store.acquire(7, grant('gus'), false)).granted).toBe(true);
   });
 
   it('a hold ends by itself shortly after its maximum transmission time', async () => {
     // The granting instance ends it on time; the store's own expiry waits a grace period longer.
     await store.acquire(5, grant('dee', 150 - FLOOR_EXPIRY_GRACE_MS), false);
     expect((await store.current(5))?.holderId).toBe('dee');
+    clock += 300;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await store.current(5)).toBeNull();
     expect((await store.acquire(5, grant('eli'), false)).granted).toBe(true);

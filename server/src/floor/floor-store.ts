@@ -15,8 +15,18 @@ export interface FloorGrant {
  */
 export const FLOOR_EXPIRY_GRACE_MS = 2_000;
 
+/**
+ * After a hold of theirs ends (released or expired), the same person waits this long before a new
+ * one: back-to-back holds would otherwise keep the floor past the channel's maximum for good.
+ */
+export const FLOOR_PAUSE_MS = 1_000;
+
 export type FloorAcquired =
-  { granted: true; previous: FloorGrant | null } | { granted: false; holder: FloorGrant };
+  | { granted: true; previous: FloorGrant | null }
+  /** Someone holds it: another user (busy), or this very user, whose hold is not renewed. */
+  | { granted: false; holder: FloorGrant }
+  /** This user's last hold ended less than the pause ago. */
+  | { granted: false; holder: null; tooSoon: true };
 
 /**
  * Who holds each walkie-talkie channel's floor: the one truth every instance asks (in memory on one
@@ -25,11 +35,17 @@ export type FloorAcquired =
  */
 export interface FloorStore {
   /**
-   * Takes the floor for `grant` unless another user holds it. `preempt` (a channel admin cutting in)
-   * takes it anyway. The same user pressing again (another device) takes it over.
+   * Takes the floor for `grant` unless someone holds it. `preempt` (a channel admin cutting in)
+   * takes it from another user anyway. A hold is never renewed nor taken over by its own holder
+   * (pressing again, or on another device, answers the hold as it is, so no hold outlives the
+   * maximum it was granted with), and a user whose hold ended less than `FLOOR_PAUSE_MS` ago
+   * waits (`tooSoon`).
    */
   acquire(channelId: number, grant: FloorGrant, preempt: boolean): Promise<FloorAcquired>;
-  /** Ends the hold `grantId` if it is still the current one; answers the ended hold. */
+  /**
+   * Ends the hold `grantId` if it is still the current one (its holder's pause starts); answers the
+   * ended hold.
+   */
   release(channelId: number, grantId: string): Promise<FloorGrant | null>;
   /** Frees the floor whoever holds it (talk mode changed, channel deleted); answers the ended hold. */
   clear(channelId: number): Promise<FloorGrant | null>;
@@ -37,14 +53,28 @@ export interface FloorStore {
   close(): Promise<void>;
 }
 
+const pauseKey = (channelId: number, userId: string) => `${channelId}:${userId}`;
+
 export class MemoryFloorStore implements FloorStore {
   private readonly grants = new Map<number, FloorGrant>();
+  /** `channelId:userId` → when that user's pause after their last hold ends (epoch ms). */
+  private readonly pauses = new Map<string, number>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly pauseMs = FLOOR_PAUSE_MS,
+  ) {}
 
   async acquire(channelId: number, grant: FloorGrant, preempt: boolean): Promise<FloorAcquired> {
     const holder = await this.current(channelId);
-    if (holder && holder.holderId !== grant.holderId && !preempt) return { granted: false, holder };
+    if (holder?.holderId === grant.holderId) return { granted: false, holder };
+    const key = pauseKey(channelId, grant.holderId);
+    const pausedUntil = this.pauses.get(key);
+    if (pausedUntil !== undefined) {
+      if (pausedUntil > this.now()) return { granted: false, holder: null, tooSoon: true };
+      this.pauses.delete(key);
+    }
+    if (holder && !preempt) return { granted: false, holder };
     this.grants.set(channelId, grant);
     return { granted: true, previous: holder };
   }
@@ -53,6 +83,7 @@ export class MemoryFloorStore implements FloorStore {
     const holder = await this.current(channelId);
     if (!holder || holder.grantId !== grantId) return null;
     this.grants.delete(channelId);
+    this.pauses.set(pauseKey(channelId, holder.holderId), this.now() + this.pauseMs);
     return holder;
   }
 
@@ -66,6 +97,7 @@ export class MemoryFloorStore implements FloorStore {
     const grant = this.grants.get(channelId);
     if (grant && grant.expiresAt + FLOOR_EXPIRY_GRACE_MS <= this.now()) {
       this.grants.delete(channelId);
+      this.pauses.set(pauseKey(channelId, grant.holderId), this.now() + this.pauseMs);
       return null;
     }
     return grant ?? null;
@@ -73,24 +105,32 @@ export class MemoryFloorStore implements FloorStore {
 
   async close(): Promise<void> {
     this.grants.clear();
+    this.pauses.clear();
   }
 }
 
-/** KEYS[1] the channel's floor key. ARGV: grant JSON, holder id, ttl ms, '1' to preempt. */
+/**
+ * KEYS[1] the channel's floor key, KEYS[2] the holder's pause key. ARGV: grant JSON, holder id,
+ * ttl ms, '1' to preempt. Answers {1, previous} granted, {0, holder} held, {2, ''} too soon.
+ */
 const ACQUIRE = `
 local current = redis.call('GET', KEYS[1])
-if current and ARGV[4] ~= '1' and cjson.decode(current).holderId ~= ARGV[2] then
-  return {0, current}
-end
+if current and cjson.decode(current).holderId == ARGV[2] then return {0, current} end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {2, ''} end
+if current and ARGV[4] ~= '1' then return {0, current} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return {1, current or ''}
 `;
 
-/** KEYS[1] the channel's floor key. ARGV[1] the grant id that must still hold it. */
+/**
+ * KEYS[1] the channel's floor key. ARGV[1] the grant id that must still hold it, ARGV[2] the pause
+ * in ms, ARGV[3] the pause keys' prefix (the holder's id is appended).
+ */
 const RELEASE = `
 local current = redis.call('GET', KEYS[1])
 if not current or cjson.decode(current).grantId ~= ARGV[1] then return '' end
 redis.call('DEL', KEYS[1])
+redis.call('SET', ARGV[3] .. cjson.decode(current).holderId, '1', 'PX', ARGV[2])
 return current
 `;
 
@@ -111,6 +151,7 @@ export class RedisFloorStore implements FloorStore {
     url: string,
     private readonly namespace: string,
     onError: (error: unknown) => void,
+    private readonly pauseMs = FLOOR_PAUSE_MS,
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 3 });
     this.redis.on('error', onError);
@@ -120,23 +161,38 @@ export class RedisFloorStore implements FloorStore {
     return `${this.namespace}floor:${channelId}`;
   }
 
+  private pausePrefix(channelId: number): string {
+    return `${this.namespace}floor-pause:${channelId}:`;
+  }
+
   async acquire(channelId: number, grant: FloorGrant, preempt: boolean): Promise<FloorAcquired> {
     const ttl = Math.max(1, grant.expiresAt + FLOOR_EXPIRY_GRACE_MS - Date.now());
     const [granted, previous] = (await this.redis.eval(
       ACQUIRE,
-      1,
+      2,
       this.key(channelId),
+      this.pausePrefix(channelId) + grant.holderId,
       JSON.stringify(grant),
       grant.holderId,
       ttl,
       preempt ? '1' : '0',
     )) as [number, string];
     if (granted === 1) return { granted: true, previous: parse(previous) };
+    if (granted === 2) return { granted: false, holder: null, tooSoon: true };
     return { granted: false, holder: parse(previous)! };
   }
 
   async release(channelId: number, grantId: string): Promise<FloorGrant | null> {
-    return parse((await this.redis.eval(RELEASE, 1, this.key(channelId), grantId)) as string);
+    return parse(
+      (await this.redis.eval(
+        RELEASE,
+        1,
+        this.key(channelId),
+        grantId,
+        this.pauseMs,
+        this.pausePrefix(channelId),
+      )) as string,
+    );
   }
 
   async clear(channelId: number): Promise<FloorGrant | null> {

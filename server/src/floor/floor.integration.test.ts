@@ -1,10 +1,14 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorDenied, FloorState } from '../../../protocol/floor.js';
+import { usageSessions } from '../db/schema.js';
+import { FLOOR_PAUSE_MS } from './floor-store.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
 import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
+import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 
 interface Person {
   client: TestClient;
@@ -43,6 +47,39 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
   let cal: Person;
   let channelId: number;
   const sockets: TestSocket[] = [];
+  const voices: WeriftVoiceClient[] = [];
+
+  const openVoiceRows = (who: Person) =>
+    server.database.db
+      .select({ id: usageSessions.id })
+      .from(usageSessions)
+      .where(
+        and(
+          eq(usageSessions.userId, who.id),
+          eq(usageSessions.channelId, channelId),
+          isNull(usageSessions.endedAt),
+        ),
+      );
+  /** Connects the person to the channel's voice (the built-in SFU), as the app does before a press. */
+  const connectVoice = async (who: Person) => {
+    const response = await who.client.request('/api/livekit-token', {
+      method: 'POST',
+      json: { channelId, userId: who.id, userName: who.name },
+    });
+    expect(response.status).toBe(200);
+    const { token } = (await response.json()) as { token: string };
+    const voice = await WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token);
+    voices.push(voice);
+    expect(voice.joined).toBeDefined();
+    // The SFU's join opens the connection's usage row: from then on the server counts them in.
+    for (let tries = 0; (await openVoiceRows(who)).length === 0; tries++) {
+      if (tries > 100) throw new Error(`no voice usage row for ${who.name}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    return voice;
+  };
+  /** A new hold by the same person waits for the pause after their last one (decision 023). */
+  const afterPause = () => new Promise((resolve) => setTimeout(resolve, FLOOR_PAUSE_MS + 50));
 
   const joined = async (who: Person) => {
     const socket = await TestSocket.open(who.client);
@@ -71,8 +108,10 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
       });
       expect(added.status).toBeLessThan(300);
     }
+    for (const who of [owner, bea, cal]) await connectVoice(who);
   });
   afterAll(async () => {
+    await Promise.all(voices.map((v) => v.close()));
     await Promise.all(sockets.map((s) => s.close()));
     await server.close();
     await server.database.close();
@@ -138,6 +177,7 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
   });
 
   it("a channel admin's press cuts in", async () => {
+    await afterPause();
     const b = await joined(bea);
     const o = await joined(owner);
     b.send({ type: 'floor_request', channelId });
@@ -152,6 +192,7 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
   });
 
   it('the floor is free again when its holder disconnects, or is admin-muted', async () => {
+    await afterPause();
     const watcher = await joined(owner);
     const b = await joined(bea);
     b.send({ type: 'floor_request', channelId });
@@ -179,6 +220,7 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
     expect(
       (await setTalkMode(owner, { talkMode: 'walkie', maxTransmissionSeconds: 5 })).status,
     ).toBe(200);
+    await afterPause();
     const b = await joined(bea);
     const c = await joined(cal);
     b.send({ type: 'floor_request', channelId });
@@ -189,6 +231,7 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
   });
 
   it('an open channel has no floor: a press is refused as open, and switching frees a held floor', async () => {
+    await afterPause();
     const b = await joined(bea);
     const c = await joined(cal);
     b.send({ type: 'floor_request', channelId });
@@ -212,6 +255,63 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
     await watcher.next<FloorState>(floorOf(channelId, bea.id));
     expect(watcher.received.filter((m) => (m as FloorState).type === 'floor_state')).toHaveLength(1);
     socket.send({ type: 'join_channel', channelId, userId: bea.id, listening: false });
+    await watcher.next<FloorState>(floorOf(channelId, null));
+  });
+
+  it('only someone connected to the channel’s voice may take its floor', async () => {
+    const dan = await person(server, 'Dan Member');
+    const added = await owner.client.request(`/api/channels/${channelId}/members`, {
+      method: 'POST',
+      json: { userId: dan.id },
+    });
+    expect(added.status).toBe(201);
+    const watcher = await joined(owner);
+    const d = await joined(dan);
+    d.send({ type: 'floor_request', channelId });
+    await d.next<FloorDenied>(denied(channelId, 'not_in_voice'));
+    const voice = await connectVoice(dan);
+    d.send({ type: 'floor_request', channelId });
+    await watcher.next<FloorState>(floorOf(channelId, dan.id));
+    expect(watcher.received.filter((m) => (m as FloorState).type === 'floor_state')).toHaveLength(1);
+    // Leaving the voice room: the next press is refused again.
+    d.send({ type: 'floor_release', channelId });
+    await watcher.next<FloorState>(floorOf(channelId, null));
+    await voice.close();
+    for (let tries = 0; (await openVoiceRows(dan)).length > 0; tries++) {
+      if (tries > 100) throw new Error('the voice usage row did not close');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await afterPause();
+    d.clear();
+    d.send({ type: 'floor_request', channelId });
+    await d.next<FloorDenied>(denied(channelId, 'not_in_voice'));
+  });
+
+  it('pressing again while holding never extends the hold; a new hold waits for a pause', async () => {
+    await afterPause();
+    const watcher = await joined(owner);
+    const b = await joined(bea);
+    b.send({ type: 'floor_request', channelId });
+    const first = await watcher.next<FloorState>(floorOf(channelId, bea.id));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    b.clear();
+    watcher.clear();
+    b.send({ type: 'floor_request', channelId });
+    // Bea is told she still holds it, until the same moment as before; nobody else hears of it.
+    const again = await b.next<FloorState>(floorOf(channelId, bea.id));
+    expect(again.expiresAt).toBe(first.expiresAt);
+    b.send({ type: 'floor_release', channelId });
+    await watcher.next<FloorState>(floorOf(channelId, null));
+    expect(
+      watcher.received.filter((m) => (m as FloorState).type === 'floor_state'),
+    ).toHaveLength(1);
+    // Straight back in is refused; others may take it meanwhile.
+    b.send({ type: 'floor_request', channelId });
+    await b.next<FloorDenied>(denied(channelId, 'too_soon'));
+    await afterPause();
+    b.send({ type: 'floor_request', channelId });
+    await watcher.next<FloorState>(floorOf(channelId, bea.id));
+    b.send({ type: 'floor_release', channelId });
     await watcher.next<FloorState>(floorOf(channelId, null));
   });
 

@@ -8,6 +8,7 @@ import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { LiveKitSubscriber } from '../voice/livekit/livekit-subscriber.js';
 import { livekitRoomName } from '../voice/livekit/livekit-rooms.js';
+import type { FloorGrant } from '../floor/floor-store.js';
 import { keepAndAnnounce } from './keep-transmissions.js';
 import { TransmissionRecording } from './transmission-recording.js';
 import type { TransmissionStore } from './transmission-store.js';
@@ -15,10 +16,10 @@ import type { TransmissionStore } from './transmission-store.js';
 /** A recorder leaves a room this long after its last transmission. */
 const IDLE_LEAVE_MS = 120_000;
 /**
- * No floor lasts longer than the longest maximum transmission (300 s): a recording still open
- * after this missed its end (the channel was deleted under it) and is finished.
+ * A recording still open this long after its hold's end missed that end (the channel was deleted
+ * under it, a bus message was lost) and is finished; it keeps nothing after the hold's end anyway.
  */
-const RECORDING_LIMIT_MS = 310_000;
+const RECORDING_END_GRACE_MS = 5_000;
 
 interface RoomRecorder {
   channelId: number;
@@ -54,8 +55,12 @@ export class LiveKitTransmissions {
     },
   ) {}
 
-  /** This instance granted the floor in a walkie-talkie channel: record the holder from now on. */
-  granted(channelId: number, holderId: string): void {
+  /**
+   * This instance granted the floor in a walkie-talkie channel: record the holder from now on,
+   * until the grant's end at the latest.
+   */
+  granted(channelId: number, grant: FloorGrant): void {
+    const { holderId } = grant;
     let room = this.rooms.get(channelId);
     if (room?.gone) {
       // The last join failed, or LiveKit closed the room meanwhile: join afresh.
@@ -68,13 +73,17 @@ export class LiveKitTransmissions {
     if (room.recording?.speakerId === holderId) return;
     this.finish(room);
     clearTimeout(room.idleTimer);
-    const recording = new TransmissionRecording(holderId);
+    const maxMs = grant.expiresAt - Date.now();
+    const recording = new TransmissionRecording(holderId, { maxMs });
     room.recording = recording;
     const recorder = room;
     clearTimeout(room.limitTimer);
-    room.limitTimer = setTimeout(() => {
-      if (recorder.recording === recording) this.finish(recorder);
-    }, RECORDING_LIMIT_MS);
+    room.limitTimer = setTimeout(
+      () => {
+        if (recorder.recording === recording) this.finish(recorder);
+      },
+      Math.max(0, maxMs) + RECORDING_END_GRACE_MS,
+    );
     room.limitTimer.unref();
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, asc, desc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transmission, TransmissionsResponse } from '../../../protocol/transmissions.js';
 import { displayName } from '../../../protocol/user.js';
@@ -19,6 +19,53 @@ export interface TransmissionStoreOptions {
 }
 
 type FileRef = { id: string; channelId: number };
+
+/** The transmission's speaker and the user have no block between them, either way. */
+function notBlockedBetween(db: Database, userId: string) {
+  return notExists(
+    db
+      .select({ one: sql`1` })
+      .from(blocks)
+      .where(
+        or(
+          and(eq(blocks.blockerId, userId), eq(blocks.blockedId, transmissions.speakerId)),
+          and(eq(blocks.blockedId, userId), eq(blocks.blockerId, transmissions.speakerId)),
+        ),
+      ),
+  );
+}
+
+/**
+ * Which of a channel's transmissions (oldest first) go so that the rest fit in `maxBytes`: always
+ * the oldest of whoever keeps the most bytes, so one speaker's flood pushes out their own
+ * transmissions, never everyone else's.
+ */
+export function overLimit(
+  rows: readonly { id: string; speakerId: string; bytes: number }[],
+  maxBytes: number,
+): string[] {
+  const bySpeaker = new Map<string, { bytes: number; rows: { id: string; bytes: number }[] }>();
+  let total = 0;
+  for (const row of rows) {
+    let speaker = bySpeaker.get(row.speakerId);
+    if (!speaker) bySpeaker.set(row.speakerId, (speaker = { bytes: 0, rows: [] }));
+    speaker.bytes += row.bytes;
+    speaker.rows.push(row);
+    total += row.bytes;
+  }
+  const over: string[] = [];
+  while (total > maxBytes) {
+    let biggest: { bytes: number; rows: { id: string; bytes: number }[] } | undefined;
+    for (const speaker of bySpeaker.values())
+      if (speaker.rows.length > 0 && (!biggest || speaker.bytes > biggest.bytes)) biggest = speaker;
+    const oldest = biggest?.rows.shift();
+    if (!biggest || !oldest) break;
+    biggest.bytes -= oldest.bytes;
+    total -= oldest.bytes;
+    over.push(oldest.id);
+  }
+  return over;
+}
 
 /**
  * Kept walkie-talkie transmissions (issue 17 item 2): a row per transmission and its Ogg Opus file.
@@ -38,8 +85,8 @@ export class TransmissionStore {
 
   /**
    * Keeps a finished transmission when its channel is a walkie-talkie channel that keeps them and
-   * the speaker is still a member; the channel's oldest go when it passes its size limit.
-   * Returns whether it was kept.
+   * the speaker is still a member; past the channel's size limit, the biggest speaker's oldest go
+   * (see `overLimit`). Returns whether it was kept.
    */
   async keep(
     channelId: number,
@@ -74,18 +121,16 @@ export class TransmissionStore {
           bytes,
           heardBy,
         });
-        // Newest first: everything past the limit goes, oldest first.
         const rows = await tx
-          .select({ id: transmissions.id, bytes: transmissions.bytes })
+          .select({
+            id: transmissions.id,
+            speakerId: transmissions.speakerId,
+            bytes: transmissions.bytes,
+          })
           .from(transmissions)
           .where(eq(transmissions.channelId, channelId))
-          .orderBy(desc(transmissions.startedAt), desc(transmissions.id));
-        let total = 0;
-        const over: string[] = [];
-        for (const row of rows) {
-          total += row.bytes;
-          if (total > maxBytesPerChannel) over.push(row.id);
-        }
+          .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
+        const over = overLimit(rows, maxBytesPerChannel);
         if (over.length > 0) await tx.delete(transmissions).where(inArray(transmissions.id, over));
         return over.map((id) => ({ id, channelId }));
       });
@@ -94,7 +139,7 @@ export class TransmissionStore {
       throw error;
     }
     await this.unlinkAll(evicted);
-    return true;
+    return !evicted.some((gone) => gone.id === ref.id);
   }
 
   /** The channel's kept transmissions, oldest first, and which of them the user missed. */
@@ -113,13 +158,8 @@ export class TransmissionStore {
         and(
           eq(transmissions.channelId, channelId),
           gt(transmissions.startedAt, this.cutoff(now)),
-          // Someone the caller blocked is not heard live (DESIGN §3), nor replayed.
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(blocks)
-              .where(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, transmissions.speakerId))),
-          ),
+          // A block either way: they do not hear each other live (DESIGN §3), nor in replay.
+          notBlockedBetween(db, userId),
         ),
       )
       .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
@@ -139,9 +179,18 @@ export class TransmissionStore {
     };
   }
 
-  /** The audio file of a kept transmission of the channel, or null. */
-  async audioFile(channelId: number, transmissionId: string, now = new Date()): Promise<string | null> {
-    const [row] = await this.options.db
+  /**
+   * The audio file of a kept transmission of the channel, or null: also when a block stands between
+   * its speaker and the user who asks, either way.
+   */
+  async audioFile(
+    channelId: number,
+    transmissionId: string,
+    userId: string,
+    now = new Date(),
+  ): Promise<string | null> {
+    const { db } = this.options;
+    const [row] = await db
       .select({ id: transmissions.id })
       .from(transmissions)
       .where(
@@ -149,6 +198,7 @@ export class TransmissionStore {
           eq(transmissions.id, transmissionId),
           eq(transmissions.channelId, channelId),
           gt(transmissions.startedAt, this.cutoff(now)),
+          notBlockedBetween(db, userId),
         ),
       )
       .limit(1);

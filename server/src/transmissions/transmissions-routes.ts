@@ -27,8 +27,8 @@ export function registerTransmissionRoutes(app: FastifyInstance): void {
 
   app.get(API_PATHS.channelTransmissionAudio, async (request, reply) => {
     const { id, transmissionId } = transmissionParamsSchema.parse(request.params);
-    await requireChannelMember(request, id);
-    const file = await ctx.transmissions.audioFile(id, transmissionId);
+    const { user } = await requireChannelMember(request, id);
+    const file = await ctx.transmissions.audioFile(id, transmissionId, user.id);
     const size = file ? await stat(file).then((s) => s.size, () => null) : null;
     if (!file || size === null) throw notFound('Transmission not found');
     return reply

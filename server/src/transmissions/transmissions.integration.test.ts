@@ -20,9 +20,13 @@ const person = (server: TestServer, name: string) =>
 
 /** A finished transmission of `seconds` of 20 ms frames, as the SFU's recorder makes it. */
 function spoken(speakerId: string, seconds: number, startedAt = new Date(), fill = 0x11) {
-  const recording = new TransmissionRecording(speakerId, startedAt);
-  for (let i = 0; i < seconds * 50; i++)
+  // The recorder's clock runs along with the packets, 20 ms apart.
+  let now = startedAt.getTime();
+  const recording = new TransmissionRecording(speakerId, { now: () => now });
+  for (let i = 0; i < seconds * 50; i++) {
     recording.push(1, i * 960, Buffer.concat([Buffer.from([0xf8]), Buffer.alloc(90, fill)]));
+    now += 20;
+  }
   return recording.finish()!;
 }
 
@@ -140,6 +144,32 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
     expect((await listOf(ben, channelId)).missed).toBe(1);
   });
 
+  it('a block either way hides the transmission from the list and its audio', async () => {
+    const cal = await person(server, 'Cal Blocked');
+    await addToChannel(owner, channelId, cal);
+    expect(await store().keep(channelId, spoken(cal.id, 1), [])).toBe(true);
+    expect(await store().keep(channelId, spoken(ben.id, 1), [])).toBe(true);
+    const idOf = async (speaker: Person) =>
+      (await listOf(owner, channelId)).transmissions.filter((t) => t.speaker.id === speaker.id).at(-1)!
+        .id;
+    const calSaid = await idOf(cal);
+    const benSaid = await idOf(ben);
+    const audio = (who: Person, id: string) =>
+      who.client.request(`/api/channels/${channelId}/transmissions/${id}/audio`);
+    expect((await audio(ben, calSaid)).status).toBe(200);
+    expect((await ben.client.request(`/api/users/${cal.id}/block`, { method: 'POST' })).status).toBe(200);
+    // Ben blocked Cal: Ben gets nothing of Cal's, and Cal nothing of Ben's.
+    expect((await listOf(ben, channelId)).transmissions.some((t) => t.speaker.id === cal.id)).toBe(false);
+    expect((await listOf(cal, channelId)).transmissions.some((t) => t.speaker.id === ben.id)).toBe(false);
+    expect((await audio(ben, calSaid)).status).toBe(404);
+    expect((await audio(cal, benSaid)).status).toBe(404);
+    // Others are not affected.
+    expect((await audio(owner, calSaid)).status).toBe(200);
+    expect((await audio(cal, calSaid)).status).toBe(200);
+    expect((await ben.client.request(`/api/users/${cal.id}/block`, { method: 'DELETE' })).status).toBe(200);
+    expect((await audio(ben, calSaid)).status).toBe(200);
+  });
+
   it('forgets what is past the retention window, on the list at once and on disk at housekeeping', async () => {
     const old = spoken(ava.id, 1, new Date(Date.now() - 25 * 3_600_000));
     expect(await store().keep(channelId, old, [])).toBe(true);
@@ -219,5 +249,27 @@ describe.each(testDatabases())('the size limit per channel on $name', (database)
     expect(transmissions.map((t) => Date.parse(t.startedAt))).toEqual([1, 2, 3, 4].map((n) => start + n * 1000));
     const files = await readdir(join(server.config.transmissions.dir, String(id)));
     expect(files.sort()).toEqual(transmissions.map((t) => `${t.id}.ogg`).sort());
+  });
+
+  it('one speaker’s flood pushes out their own transmissions, not everyone else’s', async () => {
+    const owner = await signIn(server, 'Olive Owner', 'olive.owner@example.com');
+    const flooder = await signIn(server, 'Fred Flood', 'fred@example.com');
+    const quiet = await signIn(server, 'Quinn Quiet', 'quinn@example.com');
+    const id = await createPlainChannel(owner, 'Crowded');
+    await addToChannel(owner, id, flooder);
+    await addToChannel(owner, id, quiet);
+    await owner.client.request(`/api/channels/${id}/talk-mode`, { method: 'PUT', json: { talkMode: 'walkie' } });
+    const start = Date.now() - 60_000;
+    const keep = (who: Person, n: number) =>
+      server.app.ctx.transmissions.keep(id, spoken(who.id, 1, new Date(start + n * 1000)), []);
+    expect(await keep(quiet, 0)).toBe(true);
+    expect(await keep(owner, 1)).toBe(true);
+    for (let n = 2; n < 8; n++) expect(await keep(flooder, n)).toBe(true);
+    const { transmissions } = await listOf(owner, id);
+    const speakers = transmissions.map((t) => t.speaker.id);
+    // The two oldest, said by others, are still there; the flood kept only its newest.
+    expect(speakers.slice(0, 2)).toEqual([quiet.id, owner.id]);
+    expect(speakers.slice(2).every((s) => s === flooder.id)).toBe(true);
+    expect(transmissions.at(-1)!.startedAt).toBe(new Date(start + 7_000).toISOString());
   });
 });

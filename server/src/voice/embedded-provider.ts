@@ -50,7 +50,13 @@ export function createEmbeddedProvider(
     setPublisherMuted: async (channelId, userId, muted) =>
       sfu.setPublisherMuted(voiceRoomName(channelId), userId, muted),
     setFloor: async (channelId, floor) =>
-      sfu.setFloor(voiceRoomName(channelId), { walkie: floor.walkie, holderId: floor.holderId }),
+      sfu.setFloor(voiceRoomName(channelId), {
+        walkie: floor.walkie,
+        holderId: floor.holderId,
+        expiresAt: floor.expiresAt ?? null,
+      }),
+    blockChanged: async (blockerId, blockedId, blocked) =>
+      sfu.blockChanged(blockerId, blockedId, blocked),
     disconnectUser: async (channelId, userId) =>
       sfu.disconnectUser(voiceRoomName(channelId), userId, 'removed from channel'),
     closeRoom: async (channelId) => sfu.closeRoom(voiceRoomName(channelId)),

@@ -126,7 +126,7 @@ describe.runIf(databaseUrl)('several instances and the built-in SFU', () => {
 
 /** The pinned built-in SFU: an effect decided on any instance reaches the SFU of every instance. */
 describe.runIf(redisUrl)('pinned built-in SFU effects over Redis', () => {
-  it('a mute, removal and deletion made on one instance reach the other', async () => {
+  it('a mute, block, removal and deletion made on one instance reach the other', async () => {
     const ns = `chirp-test-${randomBytes(4).toString('hex')}:`;
     const buses = [
       new RedisBus(redisUrl!, ns, () => undefined),
@@ -140,6 +140,8 @@ describe.runIf(redisUrl)('pinned built-in SFU effects over Redis', () => {
       disconnectUser: async (channelId, userId) =>
         void seen[index]!.push(`disconnect ${channelId} ${userId}`),
       closeRoom: async (channelId) => void seen[index]!.push(`close ${channelId}`),
+      blockChanged: async (blockerId, blockedId, blocked) =>
+        void seen[index]!.push(`block ${blockerId} ${blockedId} ${blocked}`),
     });
     try {
       const [onA] = await Promise.all([
@@ -147,9 +149,10 @@ describe.runIf(redisUrl)('pinned built-in SFU effects over Redis', () => {
         pinnedVoiceEffects(local(1), buses[1]!, log),
       ]);
       await onA.setPublisherMuted(3, 'u1', true);
+      await onA.blockChanged('u1', 'u2', true);
       await onA.disconnectUser(3, 'u2');
       await onA.closeRoom(3);
-      const expected = ['mute 3 u1 true', 'disconnect 3 u2', 'close 3'];
+      const expected = ['mute 3 u1 true', 'block u1 u2 true', 'disconnect 3 u2', 'close 3'];
       // Delivery over Redis, not its speed, is what this checks: a loaded machine may take seconds.
       // The sending instance applies its own effects as they come back over the bus too (one
       // order for all), so it is polled like the other: CI once saw B apply "close" before A.

@@ -20,18 +20,25 @@ const voiceEffectSchema = z.discriminatedUnion('effect', [
   }),
   z.object({ effect: z.literal('close'), channelId: z.number().int() }),
   z.object({
+    effect: z.literal('block'),
+    blockerId: z.string().min(1),
+    blockedId: z.string().min(1),
+    blocked: z.boolean(),
+  }),
+  z.object({
     effect: z.literal('floor'),
     channelId: z.number().int(),
     walkie: z.boolean(),
     holderId: z.string().min(1).nullable(),
     previousHolderId: z.string().min(1).nullable(),
+    expiresAt: z.number().nullable().optional(),
   }),
 ]);
 type VoiceEffect = z.infer<typeof voiceEffectSchema>;
 
 /**
  * Built-in SFU with several instances and VOICE_PINNED: the rooms live in whichever instance the
- * proxy sends /rtc to, but an admin's mute, removal or deletion (or a walkie-talkie floor change)
+ * proxy sends /rtc to, but an admin's mute, removal or deletion (or a walkie-talkie floor change, or a block)
  * may land on any instance. So each
  * effect goes over the bus (Redis) and every instance applies it to its own SFU; the ones without
  * the room have nothing to do. Delivery is best effort, as for every other push.
@@ -51,6 +58,8 @@ export async function pinnedVoiceEffects(
         return local.closeRoom(effect.channelId);
       case 'floor':
         return local.setFloor(effect.channelId, effect);
+      case 'block':
+        return local.blockChanged(effect.blockerId, effect.blockedId, effect.blocked);
     }
   };
   await bus.subscribe(VOICE_EFFECTS_TOPIC, (message) => {
@@ -70,7 +79,16 @@ export async function pinnedVoiceEffects(
       send({ effect: 'mute', channelId, userId, muted }),
     disconnectUser: (channelId, userId) => send({ effect: 'disconnect', channelId, userId }),
     closeRoom: (channelId) => send({ effect: 'close', channelId }),
-    setFloor: (channelId, { walkie, holderId, previousHolderId }) =>
-      send({ effect: 'floor', channelId, walkie, holderId, previousHolderId }),
+    blockChanged: (blockerId, blockedId, blocked) =>
+      send({ effect: 'block', blockerId, blockedId, blocked }),
+    setFloor: (channelId, { walkie, holderId, previousHolderId, expiresAt }) =>
+      send({
+        effect: 'floor',
+        channelId,
+        walkie,
+        holderId,
+        previousHolderId,
+        expiresAt: expiresAt ?? null,
+      }),
   };
 }

@@ -1,6 +1,7 @@
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import { isSessionLive } from '../auth/session-store.js';
+import { blockRelationsOf } from '../blocking/block-store.js';
 import { findChannel, findMembership } from '../channels/membership-store.js';
 import type { FloorStore } from '../floor/floor-store.js';
 import type { Database } from '../db/database.js';
@@ -13,7 +14,8 @@ import type { VerifiedVoiceToken } from './voice-token.js';
  * The built-in SFU's door (issue 12 §5, §6): a token proves who minted it for whom, up to ten
  * minutes ago; the database says whether that still holds. Checked at every join and resume: the
  * sign-in session is live, the user is still a member of the room's channel, within the allowance,
- * whether an admin muted them, and (walkie-talkie channels) who holds the floor.
+ * whether an admin muted them, (walkie-talkie channels) who holds the floor, and who has a block
+ * between them and the user (neither hears the other).
  */
 export function admitFromDatabase(
   db: Database,
@@ -33,12 +35,20 @@ export function admitFromDatabase(
       return { admitted: false, reason: 'over_limit', message: FREE_TIER_LIMIT_MESSAGE };
     }
     const channel = await findChannel(db, membership.channelId);
-    if (channel?.talkMode !== 'walkie') return { admitted: true, muted: membership.isMuted, floor: { walkie: false, holderId: null } };
+    const blockedUserIds = await blockRelationsOf(db, token.userId);
+    if (channel?.talkMode !== 'walkie')
+      return {
+        admitted: true,
+        muted: membership.isMuted,
+        floor: { walkie: false, holderId: null },
+        blockedUserIds,
+      };
     const grant = await floors?.current(membership.channelId);
     return {
       admitted: true,
       muted: membership.isMuted,
-      floor: { walkie: true, holderId: grant?.holderId ?? null },
+      floor: { walkie: true, holderId: grant?.holderId ?? null, expiresAt: grant?.expiresAt ?? null },
+      blockedUserIds,
     };
   };
 }

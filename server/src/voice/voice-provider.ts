@@ -27,6 +27,13 @@ export interface VoiceProvider {
    * says the channel's talk mode itself changed (everyone's permission is set again).
    */
   setFloor(channelId: number, floor: VoiceFloor): Promise<void>;
+  /**
+   * A block between two users was made (`blocked`) or removed: from now on neither one's audio
+   * reaches the other (in every channel), or both hear each other again. Called with `false` only
+   * when no block stands between them any more (either way); joins learn the blocks of the moment
+   * from the admission check.
+   */
+  blockChanged(blockerId: string, blockedId: string, blocked: boolean): Promise<void>;
   /** The user may no longer be in the channel (removed, or left). */
   disconnectUser(channelId: number, userId: string): Promise<void>;
   /** The channel is gone. */
@@ -38,6 +45,8 @@ export interface VoiceFloor {
   holderId: string | null;
   /** Who held it before this change, if anyone. */
   previousHolderId: string | null;
+  /** When the holder's hold ends at the latest (epoch ms): what is recorded of it stops there. */
+  expiresAt?: number | null;
   /** The talk mode changed: the admin-muted members, who stay silent in an open channel. */
   modeChanged?: { mutedUserIds: readonly string[] };
 }
@@ -52,6 +61,7 @@ export const noVoiceProvider: VoiceProvider = {
   roomName: (channelId) => `channel-${channelId}`,
   setPublisherMuted: async () => undefined,
   setFloor: async () => undefined,
+  blockChanged: async () => undefined,
   disconnectUser: async () => undefined,
   closeRoom: async () => undefined,
 };

@@ -35,6 +35,7 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
       roomName,
       setPublisherMuted: async () => undefined,
       setFloor: async () => undefined,
+      blockChanged: async () => undefined,
       disconnectUser: async () => undefined,
       closeRoom: async () => undefined,
     };
@@ -107,6 +108,7 @@ export function createLivekitProvider(config: Config, rooms?: RoomServiceClient)
           await setCanPublish(channelId, identity, true);
       }
     },
+    blockChanged: async () => undefined,
     async disconnectUser(channelId, userId) {
       for (const identity of await identitiesOf(channelId, userId)) {
         await service.removeParticipant(roomName(channelId), identity).catch(ignoreNotFound);

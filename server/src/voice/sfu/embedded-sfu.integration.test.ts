@@ -5,6 +5,8 @@ import {
   VOICE_CLOSE_CODES,
   VOICE_SIGNALLING_VERSION,
 } from '../../../../protocol/voice-signalling.js';
+import { MAX_SESSIONS_PER_USER } from './embedded-sfu.js';
+import { PUBLISHER_LIMITS } from './publisher-rate-limit.js';
 import type { SfuParticipantEvent, SfuSpeakingEvent, SfuTransmissionEvent } from './sfu-events.js';
 import {
   opusPacketFactory,
@@ -144,6 +146,62 @@ describe('voice tokens at the door', () => {
   });
 });
 
+describe('connections per user', () => {
+  it(`refuses a user's connection beyond ${MAX_SESSIONS_PER_USER}, counting joins still being checked`, async () => {
+    // The database's answer takes a while: joins waiting for it hold their place.
+    let admissions = 0;
+    const slow = await startSfuTestServer({
+      admit: async () => {
+        admissions++;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return { admitted: true, muted: false };
+      },
+    });
+    const join = async (userId: string, channelId: number) => {
+      const client = await WeriftVoiceClient.join(slow.url, await slow.token(userId, channelId));
+      clients.push(client);
+      return client;
+    };
+    // Ten joins at once, each to a room of its own.
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => slow.token('greedy', 30 + i)),
+    );
+    const all = await Promise.all(tokens.map((token) => WeriftVoiceClient.join(slow.url, token)));
+    clients.push(...all);
+    // The ones beyond the limit never reached the database.
+    expect(admissions).toBe(MAX_SESSIONS_PER_USER);
+    const joined = all.filter((c) => c.joined && c.closeCode === undefined);
+    const refused = all.filter((c) => !c.joined);
+    expect(joined).toHaveLength(MAX_SESSIONS_PER_USER);
+    expect(refused.map((c) => c.closeCode)).toEqual(
+      Array(10 - MAX_SESSIONS_PER_USER).fill(VOICE_CLOSE_CODES.tooManyConnections),
+    );
+    expect(refused[0]!.messages).toContainEqual(
+      expect.objectContaining({ type: 'error', code: 'too_many_connections' }),
+    );
+    // Someone else is not affected; and once one connection leaves, the user may join again.
+    expect((await join('modest', 30)).joined).toBeDefined();
+    await joined[0]!.close();
+    await joined[0]!.waitFor(() => joined[0]!.closeCode !== undefined, 2_000, 'closed');
+    const again = await join('greedy', 45);
+    await again.waitFor(() => again.joined !== undefined, 5_000, 'joined again');
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await slow.close();
+  });
+
+  it('a new connection to a room where the user is at the limit replaces their oldest there', async () => {
+    const first = await join('many-devices', 50);
+    for (let i = 1; i < MAX_SESSIONS_PER_USER; i++) await join('many-devices', 50 + i);
+    const newest = await join('many-devices', 50);
+    expect(newest.joined).toBeDefined();
+    await first.waitFor(() => first.closeCode !== undefined, 2_000, 'oldest replaced');
+    expect(first.closeCode).toBe(VOICE_CLOSE_CODES.replaced);
+    expect(server.sfu.participants('channel-50').map((p) => p.identity)).toEqual([
+      newest.joined?.self.identity,
+    ]);
+  });
+});
+
 describe('forwarding', () => {
   it('sends a talker to every other participant and never back to the talker', async () => {
     const joined: SfuParticipantEvent[] = [];
@@ -196,6 +254,39 @@ describe('forwarding', () => {
     expect(
       b.messages.some((m) => m.type === 'speaking' && m.userId === 'talker' && m.speaking),
     ).toBe(true);
+  });
+
+  it('holds a publisher flooding a thousand packets a second to its packet rate', async () => {
+    const a = await join('flooder', 15);
+    const b = await join('flood-listener', 15);
+    const aIdentity = a.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    const packet = opusPacketFactory();
+    const warmup = (async () => {
+      for (let i = 0; i < 100 && (b.received.get(aIdentity) ?? 0) === 0; i++) {
+        a.sendRtp(packet(80, i));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 0, 10_000, 'audio at B');
+    await warmup;
+    // Let the bucket fill up again, then flood: ten packets every 10 ms for a second.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const before = b.received.get(aIdentity) ?? 0;
+    const started = Date.now();
+    for (let burst = 0; burst < 100; burst++) {
+      for (let i = 0; i < 10; i++) a.sendRtp(packet(40, i));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const settleMs = 500;
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    const seconds = (Date.now() - started) / 1000;
+    const forwarded = (b.received.get(aIdentity) ?? 0) - before;
+    // Whatever the machine's pace, the listener got the burst and the sustained rate, not 1,000.
+    expect(forwarded).toBeLessThanOrEqual(
+      PUBLISHER_LIMITS.packetBurst + Math.ceil(seconds * PUBLISHER_LIMITS.packetsPerSecond),
+    );
+    expect(forwarded).toBeGreaterThan(PUBLISHER_LIMITS.packetBurst);
   });
 
   it('keeps rooms apart', async () => {

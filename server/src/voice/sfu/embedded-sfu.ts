@@ -26,15 +26,32 @@ import { TransmissionRecording } from '../../transmissions/transmission-recordin
  */
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 
+/**
+ * Voice connections one user may hold at once, across rooms, counting joins still being checked:
+ * one per device. Each costs UDP sockets, a usage row and an encryption per forwarded packet.
+ */
+export const MAX_SESSIONS_PER_USER = 4;
+
 /** Whether a participant whose token checked out may be in the room now, and admin-muted or not. */
 /**
  * Walkie-talkie channels (issue 17): only the floor holder's audio is forwarded (nobody's while the
  * floor is free). Open channels have no floor: everyone not admin-muted is forwarded.
  */
-export type SfuFloor = { walkie: boolean; holderId: string | null };
+export type SfuFloor = {
+  walkie: boolean;
+  holderId: string | null;
+  /** When the holder's hold ends at the latest (epoch ms): its recording keeps nothing after. */
+  expiresAt?: number | null;
+};
 
 export type SfuAdmission =
-  | { admitted: true; muted: boolean; floor?: SfuFloor }
+  | {
+      admitted: true;
+      muted: boolean;
+      floor?: SfuFloor;
+      /** Users with a block between them and this user, either way: neither hears the other. */
+      blockedUserIds?: readonly string[];
+    }
   | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
 
 const REFUSAL_CODES = {
@@ -67,6 +84,11 @@ export interface EmbeddedSfu {
   setPublisherMuted(roomName: string, userId: string, muted: boolean): void;
   /** Walkie-talkie floor: from now on only the holder is forwarded (see SfuFloor). */
   setFloor(roomName: string, floor: SfuFloor): void;
+  /**
+   * A block between two users was made or removed: from the next packet on, neither one's audio
+   * is forwarded to the other in any room (or both are again).
+   */
+  blockChanged(blockerId: string, blockedId: string, blocked: boolean): void;
   /** Ends the user's sessions in the room (kicked, blocked, left the channel). */
   disconnectUser(roomName: string, userId: string, reason: string): void;
   /** Ends every session in the room (channel deleted). */
@@ -106,6 +128,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     logger.debug({ err: error }, 'sfu: sender report not sent'),
   );
   const sessionsById = new Map<string, SfuSession>();
+  /** Joins of each user whose token checked out and whose admission is still being asked. */
+  const pendingJoins = new Map<string, number>();
   const mutedByRoom = new Map<string, Set<string>>();
   const malformedLog = new LogThrottle();
   const floodLog = new LogThrottle();
@@ -129,6 +153,58 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     events.emit('transmissionRecorded', { roomName, transmission, heardBy: [...heardBy] });
   }
 
+  /**
+   * Who must not hear whom, both ways (a block either way): for each user with a session here,
+   * the users whose audio they neither receive nor send. Learnt at each join from the admission
+   * and kept current by `blockChanged`; forgotten with a user's last session.
+   */
+  const blockRelations = new Map<string, Set<string>>();
+
+  function relate(a: string, b: string): void {
+    for (const [one, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      let set = blockRelations.get(one);
+      if (!set) blockRelations.set(one, (set = new Set()));
+      set.add(other);
+    }
+  }
+
+  function unrelate(a: string, b: string): void {
+    for (const [one, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = blockRelations.get(one);
+      set?.delete(other);
+      if (set?.size === 0) blockRelations.delete(one);
+    }
+  }
+
+  /** The admission's list is the database's truth of the moment for this user. */
+  function setBlockRelations(userId: string, others: readonly string[]): void {
+    for (const other of [...(blockRelations.get(userId) ?? [])])
+      if (!others.includes(other)) unrelate(userId, other);
+    for (const other of others) if (other !== userId) relate(userId, other);
+  }
+
+  const hasSessions = (userId: string) => {
+    for (const session of sessionsById.values()) if (session.userId === userId) return true;
+    return false;
+  };
+
+  /** The user's last session here ended: their relations are learnt again at their next join. */
+  function forgetBlockRelations(userId: string): void {
+    for (const other of [...(blockRelations.get(userId) ?? [])]) unrelate(userId, other);
+  }
+
+  function blockChanged(blockerId: string, blockedId: string, blocked: boolean): void {
+    if (!blocked) unrelate(blockerId, blockedId);
+    // Only users connected here need it; the others learn it at their join.
+    else if (hasSessions(blockerId) || hasSessions(blockedId)) relate(blockerId, blockedId);
+  }
+
   const isMuted = (roomName: string, userId: string) =>
     mutedByRoom.get(roomName)?.has(userId) ?? false;
 
@@ -147,7 +223,10 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     const holderId = floor.walkie ? floor.holderId : null;
     if ((recordings.get(roomName)?.speakerId ?? null) !== holderId) {
       finishRecording(roomName);
-      if (holderId) recordings.set(roomName, new TransmissionRecording(holderId));
+      if (holderId) {
+        const maxMs = floor.expiresAt ? floor.expiresAt - Date.now() : undefined;
+        recordings.set(roomName, new TransmissionRecording(holderId, { maxMs }));
+      }
     }
     const room = rooms.get(roomName);
     if (!room) return;
@@ -180,6 +259,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
         events,
         counters,
         silenceSweep,
+        (userId) => blockRelations.get(userId),
         (s, rtp) => {
           const recording = recordings.get(name);
           if (recording?.speakerId === s.userId)
@@ -213,6 +293,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       room.dispose();
       rooms.delete(session.roomName);
     }
+    if (!hasSessions(session.userId)) forgetBlockRelations(session.userId);
   }
 
   function startSession(socket: WebSocket, token: VerifiedVoiceToken): SfuSession {
@@ -326,6 +407,39 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     }
   }
 
+  /**
+   * Whether one more connection of the user fits: yes; or the session it replaces (their oldest in
+   * the same room, as a device that reconnects replaces its own); or no.
+   */
+  function roomForOneMore(userId: string, roomName: string): true | SfuSession | false {
+    let used = pendingJoins.get(userId) ?? 0;
+    if (used >= MAX_SESSIONS_PER_USER) return false;
+    let oldestHere: SfuSession | undefined;
+    // Insertion order: the oldest session first.
+    for (const session of sessionsById.values()) {
+      if (session.userId !== userId) continue;
+      used++;
+      if (session.roomName === roomName) oldestHere ??= session;
+    }
+    if (used < MAX_SESSIONS_PER_USER) return true;
+    return oldestHere ?? false;
+  }
+
+  function refuseTooMany(socket: WebSocket, token: VerifiedVoiceToken): void {
+    const take = refusedLog.take(token.userId);
+    if (take.log)
+      logger.info(
+        { userId: token.userId, suppressed: take.suppressed },
+        'sfu: join refused, too many voice connections',
+      );
+    refuse(
+      socket,
+      VOICE_CLOSE_CODES.tooManyConnections,
+      'too_many_connections',
+      `at most ${MAX_SESSIONS_PER_USER} voice connections at once; leave one first`,
+    );
+  }
+
   function refuse(socket: WebSocket, code: number, errorCode: string, message: string): void {
     if (socket.readyState === 1)
       socket.send(JSON.stringify({ type: 'error', code: errorCode, message }));
@@ -366,9 +480,22 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       return undefined;
     }
     if (closed || socket.readyState !== 1) return undefined;
-    const admission: SfuAdmission = options.admit
-      ? await options.admit(token)
-      : { admitted: true, muted: false };
+    const joining = message.type === 'join';
+    if (joining && roomForOneMore(token.userId, token.roomName) === false) {
+      refuseTooMany(socket, token);
+      return undefined;
+    }
+    let admission: SfuAdmission;
+    if (joining) pendingJoins.set(token.userId, (pendingJoins.get(token.userId) ?? 0) + 1);
+    try {
+      admission = options.admit ? await options.admit(token) : { admitted: true, muted: false };
+    } finally {
+      if (joining) {
+        const left = (pendingJoins.get(token.userId) ?? 1) - 1;
+        if (left > 0) pendingJoins.set(token.userId, left);
+        else pendingJoins.delete(token.userId);
+      }
+    }
     if (closed || socket.readyState !== 1) return undefined;
     if (!admission.admitted) {
       logger.info({ identity: token.identity, reason: admission.reason }, 'sfu: join refused');
@@ -379,9 +506,25 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
       setPublisherMuted(token.roomName, token.userId, admission.muted);
     if (admission.floor) setFloor(token.roomName, admission.floor);
-    if (message.type === 'join') return startSession(socket, token);
+    // Once the session exists (a session it replaces takes the user's old relations with it).
+    const applyBlocks = (session: SfuSession) => {
+      if (admission.blockedUserIds) setBlockRelations(session.userId, admission.blockedUserIds);
+      return session;
+    };
+    if (message.type === 'join') {
+      // Asked again now: other joins of the user may have started while this one was checked.
+      const fits = roomForOneMore(token.userId, token.roomName);
+      if (fits === false) {
+        refuseTooMany(socket, token);
+        return undefined;
+      }
+      if (fits !== true)
+        endSession(fits, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection');
+      return applyBlocks(startSession(socket, token));
+    }
     const resumed = resumeSession(socket, token, message.sessionId);
-    if (!resumed)
+    if (resumed) applyBlocks(resumed);
+    else
       refuse(
         socket,
         VOICE_CLOSE_CODES.sessionExpired,
@@ -464,6 +607,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     handleSocket,
     setPublisherMuted,
     setFloor,
+    blockChanged,
     disconnectUser(roomName, userId, reason) {
       const room = rooms.get(roomName);
       if (!room) return;

@@ -30,6 +30,8 @@ export class SfuRoom implements SweptRoom {
     private readonly counters: SfuCounters,
     /** Watches this room for talkers who went quiet while someone in it speaks. */
     private readonly silenceSweep: SilenceSweep,
+    /** The users with a block between them and this one (either way): they never hear each other. */
+    private readonly blockRelationsOf: (userId: string) => ReadonlySet<string> | undefined,
     /** Sees every packet that is forwarded as speech (walkie-talkie rooms record the holder's). */
     private readonly onForwarded?: (publisher: SfuSession, rtp: RtpPacket) => void,
   ) {}
@@ -60,6 +62,8 @@ export class SfuRoom implements SweptRoom {
   /** Called for every RTP packet a publisher sends. */
   forwardFrom(publisher: SfuSession, rtp: RtpPacket): void {
     const now = Date.now();
+    // Past its packet or byte rate, a publisher's packet goes nowhere (see PublisherRateLimit).
+    if (!publisher.publishLimit.admit(rtp.payload.length, now)) return;
     publisher.lastPacketAt = now;
     this.counters.received(publisher, rtp.header.sequenceNumber);
     if (this.isMuted(publisher.userId)) {
@@ -103,10 +107,14 @@ export class SfuRoom implements SweptRoom {
   }
 
   private forwardToOthers(publisher: SfuSession, packet: ForwardedPacket): void {
+    const blocked = this.blockRelationsOf(publisher.userId);
+    let sent = 0;
     for (const listener of this.sessions.values()) {
-      if (listener !== publisher) listener.peer.forward(publisher.identity, packet);
+      if (listener === publisher || blocked?.has(listener.userId)) continue;
+      listener.peer.forward(publisher.identity, packet);
+      sent++;
     }
-    this.counters.forwarded(this.sessions.size - 1);
+    this.counters.forwarded(sent);
   }
 
   dispose(): void {

@@ -8,6 +8,7 @@ import type {
 import type { VerifiedVoiceToken } from '../voice-token.js';
 import type { SenderReports } from './sender-reports.js';
 import type { SfuLogger } from './sfu-logger.js';
+import { PublisherRateLimit } from './publisher-rate-limit.js';
 import { SfuPeer } from './sfu-peer.js';
 import { SpeakingDetector } from './speaking-detector.js';
 
@@ -32,6 +33,8 @@ export class SfuSession {
   readonly signInSessionId: string | undefined;
   readonly peer: SfuPeer;
   readonly speaking = new SpeakingDetector();
+  /** The packets and bytes a second this participant's microphone may have forwarded. */
+  readonly publishLimit = new PublisherRateLimit();
   socket: WebSocket | undefined;
   lastPacketAt = 0;
   /** Set by an admin mute: packets still to forward as silence before forwarding stops. */
