@@ -73,6 +73,11 @@ export interface EmbeddedSfu {
   closeRoom(roomName: string): void;
   /** Ends the voice of a sign-in session that ended (logout, expiry). */
   disconnectSignInSession(signInSessionId: string): void;
+  /**
+   * Ends the user's sessions in every room, but those of the sign-in session `except` (the user's
+   * sessions all ended: password change or reset, account deleted).
+   */
+  disconnectSignedOutUser(userId: string, except?: string): void;
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
   /** The ids of every connection this SFU holds now (for usage's last-seen times). */
   connectionIds(): string[];
@@ -111,6 +116,25 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const floodLog = new LogThrottle();
   const refusedLog = new LogThrottle();
   let closed = false;
+  /**
+   * Sign-in ends heard lately, numbered: a join whose admission read the database before the end
+   * was committed, and finishes after it was heard, is refused all the same.
+   */
+  const signInEnds: { seq: number; userId?: string; sessionId?: string; except?: string }[] = [];
+  let signInEndSeq = 0;
+  const rememberSignInEnd = (end: { userId?: string; sessionId?: string; except?: string }) => {
+    signInEnds.push({ seq: ++signInEndSeq, ...end });
+    if (signInEnds.length > 1000) signInEnds.splice(0, signInEnds.length - 1000);
+  };
+  const endedSince = (seq: number, token: VerifiedVoiceToken) =>
+    signInEnds.some(
+      (end) =>
+        end.seq > seq &&
+        (end.sessionId !== undefined
+          ? end.sessionId === token.sessionId
+          : end.userId === token.userId &&
+            (end.except === undefined || token.sessionId !== end.except)),
+    );
 
   /** Walkie-talkie rooms only, by room name: who holds the floor (null: nobody). */
   const floorByRoom = new Map<string, { holderId: string | null }>();
@@ -366,10 +390,15 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       return undefined;
     }
     if (closed || socket.readyState !== 1) return undefined;
+    const endsBefore = signInEndSeq;
     const admission: SfuAdmission = options.admit
       ? await options.admit(token)
       : { admitted: true, muted: false };
     if (closed || socket.readyState !== 1) return undefined;
+    if (admission.admitted && endedSince(endsBefore, token)) {
+      refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'session_ended', 'sign in again');
+      return undefined;
+    }
     if (!admission.admitted) {
       logger.info({ identity: token.identity, reason: admission.reason }, 'sfu: join refused');
       refuse(socket, REFUSAL_CODES[admission.reason], admission.reason, admission.message);
@@ -472,8 +501,16 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     },
     disconnectSignInSession(signInSessionId) {
+      rememberSignInEnd({ sessionId: signInSessionId });
       for (const session of [...sessionsById.values()]) {
         if (session.signInSessionId === signInSessionId)
+          endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
+      }
+    },
+    disconnectSignedOutUser(userId, except) {
+      rememberSignInEnd({ userId, except });
+      for (const session of [...sessionsById.values()]) {
+        if (session.userId === userId && (except === undefined || session.signInSessionId !== except))
           endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
       }
     },
