@@ -223,14 +223,18 @@ describe.runIf(databaseUrl && redisUrl)('an ended session ends its sockets and v
     }
 
     /**
-     * The person whose session ends, on instance B: both sockets open, in the channel's voice
-     * with the owner, and hearing the owner (built-in SFU).
+     * The person whose session ends: both sockets open (on instance B unless `socketsOn`), in
+     * the channel's voice with the owner (through B), and hearing the owner (built-in SFU).
      */
-    const connect = async (person: Person, options: { creator?: boolean } = {}): Promise<Subject> => {
+    const connect = async (
+      person: Person,
+      options: { creator?: boolean; socketsOn?: TestServer } = {},
+    ): Promise<Subject> => {
       const channelId = await createChannel(owner, `Talk ${person.name}`);
       await addToChannel(owner, channelId, person);
-      const ws = watched(await TestSocket.open(person.client));
-      const webrtc = watched(await TestSocket.open(person.client, { path: '/ws/webrtc' }));
+      const sockets = on(options.socketsOn ?? b, person);
+      const ws = watched(await TestSocket.open(sockets));
+      const webrtc = watched(await TestSocket.open(sockets, { path: '/ws/webrtc' }));
       cleanups.push(() => ws.socket.close(), () => webrtc.socket.close());
       const ownerVoice = await joinVoice(owner, channelId);
       const voice = await joinVoice(person, channelId);
@@ -308,7 +312,7 @@ describe.runIf(databaseUrl && redisUrl)('an ended session ends its sockets and v
       expect((await laptop.client.request('/api/auth/user')).status).toBe(200);
     });
 
-    it('expiry', async () => {
+    it('expiry, noticed where the sockets are and felt where the voice is', async () => {
       const subject = await person('expiry');
       const expiresAt = Date.now() + EXPIRY_MS;
       const token = subject.client.cookies.get(SESSION_COOKIE)!;
@@ -316,7 +320,8 @@ describe.runIf(databaseUrl && redisUrl)('an ended session ends its sockets and v
         .update(sessions)
         .set({ expiresAt: new Date(expiresAt) })
         .where(eq(sessions.idHash, sessionIdOf(token)));
-      const connected = await connect(subject);
+      // Sockets on A, voice on B: B holds nothing that would notice the expiry by itself.
+      const connected = await connect(subject, { socketsOn: a });
       expect(Date.now(), 'connected before the session expired').toBeLessThan(expiresAt);
       await sleep(expiresAt - Date.now());
       await expectEnded(connected, 'Session expired');

@@ -70,6 +70,16 @@ export async function deleteExpiredSessions(
     .returning({ sessionId: sessions.idHash, userId: sessions.userId });
 }
 
+/** When a live session (by `sessionIdOf`) expires; null when it ended or expired. */
+export async function liveSessionExpiry(db: Database, sessionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(and(eq(sessions.idHash, sessionId), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return row?.expiresAt ?? null;
+}
+
 /** Whether a session (by `sessionIdOf`) still exists and has not expired. */
 export async function isSessionLive(db: Database, sessionId: string): Promise<boolean> {
   const rows = await db

@@ -1,6 +1,6 @@
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
-import { isSessionLive } from '../auth/session-store.js';
+import { liveSessionExpiry } from '../auth/session-store.js';
 import { findChannel, findMembership } from '../channels/membership-store.js';
 import type { FloorStore } from '../floor/floor-store.js';
 import type { Database } from '../db/database.js';
@@ -20,9 +20,11 @@ export function admitFromDatabase(
   floors?: FloorStore,
 ): (token: VerifiedVoiceToken) => Promise<SfuAdmission> {
   return async (token) => {
-    if (!token.sessionId || !(await isSessionLive(db, token.sessionId))) {
+    const sessionExpiry = token.sessionId ? await liveSessionExpiry(db, token.sessionId) : null;
+    if (!sessionExpiry) {
       return { admitted: false, reason: 'session_ended', message: 'sign in again' };
     }
+    const signInExpiresAt = sessionExpiry.getTime();
     const channelId = channelIdOfRoom(token.roomName);
     const membership =
       channelId === undefined ? null : await findMembership(db, channelId, token.userId);
@@ -33,12 +35,13 @@ export function admitFromDatabase(
       return { admitted: false, reason: 'over_limit', message: FREE_TIER_LIMIT_MESSAGE };
     }
     const channel = await findChannel(db, membership.channelId);
-    if (channel?.talkMode !== 'walkie') return { admitted: true, muted: membership.isMuted, floor: { walkie: false, holderId: null } };
+    if (channel?.talkMode !== 'walkie') return { admitted: true, muted: membership.isMuted, floor: { walkie: false, holderId: null }, signInExpiresAt };
     const grant = await floors?.current(membership.channelId);
     return {
       admitted: true,
       muted: membership.isMuted,
       floor: { walkie: true, holderId: grant?.holderId ?? null },
+      signInExpiresAt,
     };
   };
 }

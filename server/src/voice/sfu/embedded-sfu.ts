@@ -25,6 +25,8 @@ import { TransmissionRecording } from '../../transmissions/transmission-recordin
  * socket far beyond this is broken or hostile.
  */
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
+/** How often voice of expired sign-in sessions is looked for (also voice no socket watches). */
+const SIGN_IN_EXPIRY_CHECK_MS = 500;
 
 /** Whether a participant whose token checked out may be in the room now, and admin-muted or not. */
 /**
@@ -34,7 +36,13 @@ const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 export type SfuFloor = { walkie: boolean; holderId: string | null };
 
 export type SfuAdmission =
-  | { admitted: true; muted: boolean; floor?: SfuFloor }
+  | {
+      admitted: true;
+      muted: boolean;
+      floor?: SfuFloor;
+      /** When the sign-in session behind the token expires (ms): its voice ends then. */
+      signInExpiresAt?: number;
+    }
   | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
 
 const REFUSAL_CODES = {
@@ -116,6 +124,14 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const floodLog = new LogThrottle();
   const refusedLog = new LogThrottle();
   let closed = false;
+  /** Sessions whose sign-in session expires, and when (ms): looked at every second. */
+  const signInExpiry = new Map<SfuSession, number>();
+  const expiryTimer = setInterval(() => {
+    const now = Date.now();
+    for (const [session, expiresAt] of signInExpiry)
+      if (expiresAt <= now) endSession(session, VOICE_CLOSE_CODES.unauthorized, 'sign-in expired');
+  }, SIGN_IN_EXPIRY_CHECK_MS);
+  expiryTimer.unref();
   /**
    * Sign-in ends heard lately, numbered: a join whose admission read the database before the end
    * was committed, and finishes after it was heard, is refused all the same.
@@ -216,6 +232,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   }
 
   function endSession(session: SfuSession, code: number, reason: string): void {
+    signInExpiry.delete(session);
     if (sessionsById.get(session.sessionId) !== session) return;
     sessionsById.delete(session.sessionId);
     session.close(code, reason);
@@ -408,16 +425,16 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     if (options.admit && admission.muted !== isMuted(token.roomName, token.userId))
       setPublisherMuted(token.roomName, token.userId, admission.muted);
     if (admission.floor) setFloor(token.roomName, admission.floor);
-    if (message.type === 'join') return startSession(socket, token);
-    const resumed = resumeSession(socket, token, message.sessionId);
-    if (!resumed)
-      refuse(
-        socket,
-        VOICE_CLOSE_CODES.sessionExpired,
-        'session_expired',
-        'session is gone; join again',
-      );
-    return resumed;
+    const joined =
+      message.type === 'join'
+        ? startSession(socket, token)
+        : resumeSession(socket, token, message.sessionId);
+    if (!joined) {
+      refuse(socket, VOICE_CLOSE_CODES.sessionExpired, 'session_expired', 'session is gone; join again');
+      return undefined;
+    }
+    if (admission.signInExpiresAt !== undefined) signInExpiry.set(joined, admission.signInExpiresAt);
+    return joined;
   }
 
   function handleSocket(socket: WebSocket, request?: { ip?: string }): void {
@@ -532,6 +549,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     },
     close() {
       closed = true;
+      clearInterval(expiryTimer);
       for (const session of [...sessionsById.values()])
         endSession(session, VOICE_CLOSE_CODES.serverShutdown, 'server shutting down');
       silenceSweep.close();
