@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { WS_CLOSE_CODES } from '../../../protocol/sockets.js';
+import { RecentSessionEnds } from '../auth/recent-session-ends.js';
 import type { Bus } from './bus.js';
 import type { ClientSocket } from './client-socket.js';
 import {
@@ -41,6 +42,7 @@ export class SocketRegistry {
   private readonly byUser = new Map<string, Set<SessionSocket>>();
   private readonly bySession = new Map<string, Set<SessionSocket>>();
   private readonly sessionEndedListeners = new Set<SessionEndedListener>();
+  private readonly recentEnds = new RecentSessionEnds();
   private unsubscribe: (() => Promise<void>) | undefined;
   private readonly expiryTimer: NodeJS.Timeout;
 
@@ -58,6 +60,19 @@ export class SocketRegistry {
       const control = sessionControlSchema.safeParse(message);
       if (control.success) this.apply(control.data);
     });
+  }
+
+  /** Taken before a socket's session is read; see `endedSince`. */
+  mark(): number {
+    return this.recentEnds.mark();
+  }
+
+  /**
+   * Whether the socket's session ended after `mark` (its upgrade read the session just before an
+   * end was heard): such a socket is closed, not added.
+   */
+  endedSince(mark: number, socket: SessionSocket): boolean {
+    return this.recentEnds.endedSince(mark, socket);
   }
 
   /** Adds a socket; false (nothing added) when its user already holds the maximum here. */
@@ -117,11 +132,13 @@ export class SocketRegistry {
   private apply(control: SessionControl): void {
     switch (control.kind) {
       case 'session_ended':
+        this.recentEnds.remember({ sessionId: control.sessionId });
         for (const socket of [...(this.bySession.get(control.sessionId) ?? [])])
           socket.close(WS_CLOSE_CODES.unauthorized, 'Session ended');
         return this.tell(control);
       case 'user_ended': {
         const reason = control.reason === 'account_deleted' ? 'Account deleted' : 'Session ended';
+        this.recentEnds.remember({ userId: control.userId, except: control.exceptSessionId });
         for (const socket of [...(this.byUser.get(control.userId) ?? [])]) {
           if (socket.sessionId !== control.exceptSessionId)
             socket.close(WS_CLOSE_CODES.unauthorized, reason);

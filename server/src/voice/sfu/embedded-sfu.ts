@@ -19,6 +19,7 @@ import { PACKET_SILENCE_MS, SfuRoom } from './sfu-room.js';
 import { SfuSession } from './sfu-session.js';
 import { SilenceSweep } from './silence-sweep.js';
 import { TransmissionRecording } from '../../transmissions/transmission-recording.js';
+import { RecentSessionEnds } from '../../auth/recent-session-ends.js';
 
 /**
  * Real clients send a handful of messages per negotiation (an answer and their ICE candidates); a
@@ -124,7 +125,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const floodLog = new LogThrottle();
   const refusedLog = new LogThrottle();
   let closed = false;
-  /** Sessions whose sign-in session expires, and when (ms): looked at every second. */
+  /** Sessions whose sign-in session expires, and when (ms): looked at twice a second. */
   const signInExpiry = new Map<SfuSession, number>();
   const expiryTimer = setInterval(() => {
     const now = Date.now();
@@ -132,25 +133,8 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       if (expiresAt <= now) endSession(session, VOICE_CLOSE_CODES.unauthorized, 'sign-in expired');
   }, SIGN_IN_EXPIRY_CHECK_MS);
   expiryTimer.unref();
-  /**
-   * Sign-in ends heard lately, numbered: a join whose admission read the database before the end
-   * was committed, and finishes after it was heard, is refused all the same.
-   */
-  const signInEnds: { seq: number; userId?: string; sessionId?: string; except?: string }[] = [];
-  let signInEndSeq = 0;
-  const rememberSignInEnd = (end: { userId?: string; sessionId?: string; except?: string }) => {
-    signInEnds.push({ seq: ++signInEndSeq, ...end });
-    if (signInEnds.length > 1000) signInEnds.splice(0, signInEnds.length - 1000);
-  };
-  const endedSince = (seq: number, token: VerifiedVoiceToken) =>
-    signInEnds.some(
-      (end) =>
-        end.seq > seq &&
-        (end.sessionId !== undefined
-          ? end.sessionId === token.sessionId
-          : end.userId === token.userId &&
-            (end.except === undefined || token.sessionId !== end.except)),
-    );
+  /** Sign-in ends heard lately: a join admitted just before one is heard is refused all the same. */
+  const signInEnds = new RecentSessionEnds();
 
   /** Walkie-talkie rooms only, by room name: who holds the floor (null: nobody). */
   const floorByRoom = new Map<string, { holderId: string | null }>();
@@ -407,12 +391,13 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       return undefined;
     }
     if (closed || socket.readyState !== 1) return undefined;
-    const endsBefore = signInEndSeq;
+    const endsBefore = signInEnds.mark();
     const admission: SfuAdmission = options.admit
       ? await options.admit(token)
       : { admitted: true, muted: false };
     if (closed || socket.readyState !== 1) return undefined;
-    if (admission.admitted && endedSince(endsBefore, token)) {
+    if (admission.admitted && signInEnds.endedSince(endsBefore, token)) {
+      logger.info({ identity: token.identity }, 'sfu: join refused: its sign-in session just ended');
       refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'session_ended', 'sign in again');
       return undefined;
     }
@@ -518,14 +503,14 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     },
     disconnectSignInSession(signInSessionId) {
-      rememberSignInEnd({ sessionId: signInSessionId });
+      signInEnds.remember({ sessionId: signInSessionId });
       for (const session of [...sessionsById.values()]) {
         if (session.signInSessionId === signInSessionId)
           endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
       }
     },
     disconnectSignedOutUser(userId, except) {
-      rememberSignInEnd({ userId, except });
+      signInEnds.remember({ userId, except });
       for (const session of [...sessionsById.values()]) {
         if (session.userId === userId && (except === undefined || session.signInSessionId !== except))
           endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
