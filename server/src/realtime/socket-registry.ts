@@ -16,8 +16,6 @@ export const MAX_SOCKETS_PER_USER = 20;
 /** How often sockets of expired sessions are looked for: a session's end is felt within this. */
 const EXPIRY_CHECK_MS = 500;
 
-export { SOCKET_CONTROL_TOPIC } from './session-control.js';
-
 /** A socket as the registry knows it: whose session it rides on, and until when. */
 export interface SessionSocket extends ClientSocket {
   /** Which socket route (`ws`, `webrtc`): account changes are pushed on `/ws` only. */
