@@ -20,6 +20,8 @@ import { SocketRegistry } from './realtime/socket-registry.js';
 import { UsageSweeper } from './usage/usage-sweeper.js';
 import { meterEmbeddedVoice } from './usage/voice-metering.js';
 import { createVoice } from './voice/voice.js';
+import { livekitUserRemoval } from './voice/livekit/livekit-user-removal.js';
+import { endVoiceOfSession } from './voice/session-voice.js';
 import { FloorService } from './floor/floor-service.js';
 import { keepEmbeddedTransmissions } from './transmissions/keep-transmissions.js';
 import { LiveKitTransmissions } from './transmissions/livekit-transmissions.js';
@@ -142,8 +144,15 @@ export async function compose({
   const stopKeeping = voice.sfu
     ? keepEmbeddedTransmissions(voice.sfu, transmissions, channelEvents, log)
     : () => undefined;
-  // A sign-in session that ends (logout, expiry) takes its voice with it.
-  sockets.onSessionEnded((sessionId) => voice.sfu?.disconnectSignInSession(sessionId));
+  // However a sign-in session or an account ends, its voice ends with its sockets, on every instance.
+  sockets.onSessionEnded(
+    endVoiceOfSession({
+      voice,
+      floor,
+      livekit: livekitUserRemoval(config),
+      log: log.child({ feature: 'session-end' }),
+    }),
+  );
 
   // Built-in SFU: the connections it holds are seen; LiveKit: connections of users whose socket is.
   const sweeper = new UsageSweeper(db, () => ({

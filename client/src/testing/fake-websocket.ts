@@ -12,7 +12,7 @@ export class FakeWebSocket {
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onerror: (() => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event?: { code: number }) => void) | null = null;
   send(data: string): void {
     this.sent.push(JSON.parse(data) as Record<string, unknown>);
   }
@@ -23,6 +23,11 @@ export class FakeWebSocket {
   serverOpens(): void {
     this.readyState = 1;
     this.onopen?.();
+  }
+  /** The server closes the socket with `code` (e.g. 4401: the session ended). */
+  serverCloses(code: number): void {
+    this.readyState = 3;
+    this.onclose?.({ code });
   }
   serverSends(message: object): void {
     this.onmessage?.({ data: JSON.stringify(message) });

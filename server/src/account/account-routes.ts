@@ -70,7 +70,10 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     }
     // This device stays signed in; every other session of the account ends.
     const token = request.cookies[SESSION_COOKIE];
-    await setLocalPassword(ctx.database.db, account, user.id, body.newPassword, token ? sessionIdOf(token) : undefined);
+    const kept = token ? sessionIdOf(token) : undefined;
+    await setLocalPassword(ctx.database.db, account, user.id, body.newPassword, kept);
+    // Their sockets and voice end too, on every instance (a REST 401 alone leaves them open).
+    await ctx.sockets.endUser(user.id, { reason: 'signed_out', ...(kept ? { exceptSessionId: kept } : {}) });
     request.log.info({ userId: user.id }, 'password changed');
     return { message: ACCOUNT_MESSAGES.passwordChanged } satisfies MessageResponse;
   });

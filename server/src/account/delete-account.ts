@@ -1,12 +1,40 @@
-import { WS_CLOSE_CODES } from '../../../protocol/sockets.js';
 import type { AppContext } from '../app-context.js';
-import { deleteUserAndData } from '../users/delete-user.js';
+import type { ChannelEvent } from '../realtime/channel-events.js';
+import type { UserEnd } from '../realtime/socket-registry.js';
+import { deleteUserAndData, type DeletedUser } from '../users/delete-user.js';
+
+/** Where a deletion is told: the live servers' bus, from the server itself or the admin command. */
+export interface DeletionAnnouncer {
+  endUser(userId: string, end: UserEnd): Promise<void>;
+  channelEvent(event: ChannelEvent): Promise<void> | void;
+}
 
 /**
- * Deletes a user from a running server and tells everyone live: their channels disappear for the
- * other members (and their voice rooms close), they leave the channels they were in (and their
- * voice), and their own open sockets close.
+ * Tells every instance that a user is gone (committed already): their sockets and voice close
+ * everywhere, the channels they created close their voice rooms and floors and disappear for
+ * their other members, and they leave the channels they were in.
  */
+export async function announceDeletedUser(
+  deleted: DeletedUser,
+  announce: DeletionAnnouncer,
+): Promise<void> {
+  await announce.endUser(deleted.userId, {
+    reason: 'account_deleted',
+    closedChannelIds: deleted.createdChannels.map((channel) => channel.id),
+  });
+  for (const channel of deleted.createdChannels) {
+    await announce.channelEvent({
+      type: 'channel_deleted',
+      channelId: channel.id,
+      memberIds: channel.memberIds,
+    });
+  }
+  for (const channelId of deleted.memberOf) {
+    await announce.channelEvent({ type: 'member_removed', channelId, userId: deleted.userId });
+  }
+}
+
+/** Deletes a user from a running server and tells everyone live (see `announceDeletedUser`). */
 export async function deleteAccount(ctx: AppContext, userId: string): Promise<void> {
   // Their transmissions (and those of the channels they created) cascade with the rows; the audio
   // files are found first and unlinked once the deletion is committed.
@@ -15,12 +43,8 @@ export async function deleteAccount(ctx: AppContext, userId: string): Promise<vo
   if (!deleted) return;
   await ctx.transmissions.unlinkAll(files);
   for (const channel of deleted.createdChannels) await ctx.transmissions.channelDeleted(channel.id);
-  for (const channel of deleted.createdChannels) {
-    ctx.channelEvents.publish({ type: 'channel_deleted', channelId: channel.id, memberIds: channel.memberIds });
-  }
-  for (const channelId of deleted.memberOf) {
-    ctx.channelEvents.publish({ type: 'member_removed', channelId, userId });
-  }
-  // Their sessions are gone; sockets of this instance end now, others fail at their next upgrade.
-  ctx.hub.closeUser(userId, WS_CLOSE_CODES.unauthorized, 'Account deleted');
+  await announceDeletedUser(deleted, {
+    endUser: (id, end) => ctx.sockets.endUser(id, end),
+    channelEvent: (event) => ctx.channelEvents.publish(event),
+  });
 }

@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq, or, sql } from 'drizzle-orm';
 import { assignableTierSchema, type SubscriptionTier } from '../../../protocol/user.js';
 import { localAccountOf, setLocalPassword } from '../auth/provider/account-maintenance.js';
+import { announceDeletedUser } from '../account/delete-account.js';
 import type { Database } from '../db/database.js';
 import { users } from '../db/schema.js';
 import { isOnlyOwner, setupCodeIfOwnerless } from '../ownership/last-owner.js';
+import type { ChannelEvent } from '../realtime/channel-events.js';
+import type { SessionControl } from '../realtime/session-control.js';
 import { channelsGoingWith, deleteUserAndData } from '../users/delete-user.js';
 
 /** A mistake in the operator's command: printed as is, exit code 2. */
@@ -12,6 +15,23 @@ export class UsageError extends Error {}
 
 export interface AdminIo {
   print(line: string): void;
+}
+
+/**
+ * The running servers, reached over their bus (Redis): what the command changed reaches open
+ * sockets and voice there as if it had been done through the app.
+ */
+export interface LiveServers {
+  control(control: SessionControl): Promise<void>;
+  channelEvent(event: ChannelEvent): Promise<void>;
+}
+
+export interface AdminOptions {
+  superadminEmails?: string[];
+  /** Absent when the servers cannot be reached (no REDIS_URL). */
+  live?: LiveServers;
+  /** Printed after a command that ended sessions when `live` is absent. */
+  notLiveNote?: string;
 }
 
 type UserRow = typeof users.$inferSelect;
@@ -27,7 +47,8 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
   delete-user <user> [--yes]              delete a user and their data (without --yes: show what goes)
 
 <user> is a user id or an e-mail address. Runs on the database the server is configured with
-(DATABASE_URL, or the embedded database in DATA_DIR while the server is stopped).`;
+(DATABASE_URL, or the embedded database in DATA_DIR while the server is stopped). With REDIS_URL,
+running servers end the sessions, sockets and voice it ends within a second.`;
 
 const nameOf = (u: UserRow) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '-';
 
@@ -92,8 +113,13 @@ export async function runAdminCommand(
   db: Database,
   argv: string[],
   io: AdminIo,
-  options: { superadminEmails?: string[] } = {},
+  options: AdminOptions = {},
 ): Promise<number> {
+  const { live } = options;
+  const sessionsEnded = () => {
+    if (!live && options.notLiveNote) io.print(options.notLiveNote);
+  };
+  const accountChanged = (userId: string) => live?.control({ kind: 'account_changed', userId });
   const [command, ...args] = argv;
   const flags = new Set(args.filter((a) => a.startsWith('--')));
   const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--password');
@@ -110,6 +136,7 @@ export async function runAdminCommand(
         throw new UsageError(`${describe(user)} is superadmin: use revoke-superadmin <user> ${tier.data}.`);
       }
       await setTier(db, user, tier.data);
+      await accountChanged(user.id);
       io.print(`${describe(user)}: ${user.subscriptionTier} -> ${tier.data}`);
       return 0;
     }
@@ -117,6 +144,7 @@ export async function runAdminCommand(
     case 'grant-superadmin': {
       const user = await findUser(db, positional[0]);
       await setTier(db, user, 'superadmin');
+      await accountChanged(user.id);
       io.print(`${describe(user)} is now superadmin (was ${user.subscriptionTier}).`);
       return 0;
     }
@@ -128,6 +156,7 @@ export async function runAdminCommand(
       if (user.subscriptionTier !== 'superadmin') throw new UsageError(`${describe(user)} is not superadmin.`);
       await refuseOnlyOwner(db, user);
       await setTier(db, user, tier.data);
+      await accountChanged(user.id);
       io.print(`${describe(user)} is now ${tier.data}.`);
       await printCodeIfOwnerless(db, io);
       if (user.email && options.superadminEmails?.includes(user.email)) {
@@ -143,8 +172,10 @@ export async function runAdminCommand(
       const given = args[args.indexOf('--password') + 1];
       const password = flags.has('--password') && given ? given : randomBytes(12).toString('base64url');
       await setLocalPassword(db, account, user.id, password);
+      await live?.control({ kind: 'user_ended', userId: user.id, reason: 'signed_out' });
       io.print(`New password for ${account.email}: ${password}`);
       io.print('Every session of this account has ended; it signs in again with the new password.');
+      sessionsEnded();
       return 0;
     }
 
@@ -161,11 +192,18 @@ export async function runAdminCommand(
       }
       const deleted = await deleteUserAndData(db, user.id);
       if (!deleted) throw new UsageError(`No user ${user.id}.`);
+      if (live) {
+        await announceDeletedUser(deleted, {
+          endUser: (userId, end) => live.control({ kind: 'user_ended', userId, ...end }),
+          channelEvent: (event) => live.channelEvent(event),
+        });
+      }
       io.print(
         `Deleted ${describe(user)}` +
           (deleted.createdChannels.length ? ` and ${deleted.createdChannels.length} channel(s) they created` : '') +
           (deleted.localAccountDeleted ? '; their built-in sign-in account is gone too.' : '.'),
       );
+      sessionsEnded();
       if (user.subscriptionTier === 'superadmin') await printCodeIfOwnerless(db, io);
       return 0;
     }

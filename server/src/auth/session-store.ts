@@ -59,8 +59,25 @@ export async function deleteSession(db: Database, token: string): Promise<void> 
   await db.delete(sessions).where(eq(sessions.idHash, hash(token)));
 }
 
-export async function deleteExpiredSessions(db: Database, now = new Date()): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+/** Deletes expired sessions; returns which they were, so their sockets and voice end everywhere. */
+export async function deleteExpiredSessions(
+  db: Database,
+  now = new Date(),
+): Promise<{ sessionId: string; userId: string }[]> {
+  return db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, now))
+    .returning({ sessionId: sessions.idHash, userId: sessions.userId });
+}
+
+/** When a live session (by `sessionIdOf`) expires; null when it ended or expired. */
+export async function liveSessionExpiry(db: Database, sessionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(and(eq(sessions.idHash, sessionId), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return row?.expiresAt ?? null;
 }
 
 /** Whether a session (by `sessionIdOf`) still exists and has not expired. */

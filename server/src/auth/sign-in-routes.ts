@@ -75,9 +75,9 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
 
   const signInLimit = { public: true, rateLimit: { max: 60, timeWindow: '1 minute' } };
   /** The session is gone for REST at once, and its open sockets (and voice) close on every instance. */
-  const endSession = async (token: string) => {
+  const endSession = async (token: string, userId?: string) => {
     await deleteSession(database.db, token);
-    await app.ctx.sockets.endSession(sessionIdOf(token));
+    await app.ctx.sockets.endSession(sessionIdOf(token), userId);
   };
 
   app.get(API_PATHS.login, { config: signInLimit }, async (request, reply) => {
@@ -143,7 +143,7 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     );
     // A new session id at every sign-in; the previous one (if any) is ended.
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await endSession(previous);
+    if (previous) await endSession(previous, (await findSession(database.db, previous))?.user.id);
     const token = await createSession(database.db, user.id, tokens.id_token);
     reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, maxAge: SESSION_TTL_MS / 1000 });
     request.log.info({ userId: user.id }, 'signed in');
@@ -154,8 +154,9 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
     const token = request.cookies[SESSION_COOKIE];
     let idToken: string | null = null;
     if (token) {
-      idToken = (await findSession(database.db, token))?.idToken ?? null;
-      await endSession(token);
+      const session = await findSession(database.db, token);
+      idToken = session?.idToken ?? null;
+      await endSession(token, session?.user.id);
     }
     reply.clearCookie(SESSION_COOKIE, cookieBase);
     const home = new URL('/', config.publicUrl).href;

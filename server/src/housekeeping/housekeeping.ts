@@ -13,11 +13,15 @@ export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
  * Deletes what has expired: the built-in provider's codes, interactions and sessions, app sessions,
  * shared rate-limit counters and invite links. Idempotent, so every instance may run it.
  */
-export async function runHousekeeping(db: Database, now = new Date()): Promise<void> {
+export async function runHousekeeping(
+  db: Database,
+  now = new Date(),
+): Promise<{ expiredSessions: { sessionId: string; userId: string }[] }> {
   await purgeExpiredPayloads(db, now);
-  await deleteExpiredSessions(db, now);
+  const expiredSessions = await deleteExpiredSessions(db, now);
   await db.delete(rateLimits).where(lt(rateLimits.expire, now));
   await deleteExpiredInvites(db, now);
+  return { expiredSessions };
 }
 
 /**
@@ -27,7 +31,10 @@ export async function runHousekeeping(db: Database, now = new Date()): Promise<v
 export function registerHousekeeping(app: FastifyInstance, intervalMs = HOUSEKEEPING_INTERVAL_MS): void {
   const run = async () => {
     try {
-      await runHousekeeping(app.ctx.database.db);
+      const { expiredSessions } = await runHousekeeping(app.ctx.database.db);
+      // Expired sessions end like any other, on every instance: also voice no socket watched.
+      for (const { sessionId, userId } of expiredSessions)
+        await app.ctx.sockets.endSession(sessionId, userId);
       // Walkie-talkie transmissions past the retention window (issue 17 item 2).
       for (const channelId of await app.ctx.transmissions.deleteExpired())
         app.ctx.channelEvents.publish({ type: 'transmissions_changed', channelId });

@@ -13,52 +13,56 @@ import type { ChannelEvent, ChannelEvents } from './channel-events.js';
  * goes to its target's devices only.
  */
 export function busChannelEvents(bus: Bus, db: Database, log: FastifyBaseLogger): ChannelEvents {
-  const send = async (event: ChannelEvent) => {
-    const { channelId } = event;
-    const changed = (change: ChannelChanged['change'], userId?: string): ChannelChanged => ({
-      type: 'channel_changed',
-      channelId,
-      change,
-      ...(userId ? { userId } : {}),
-    });
-    switch (event.type) {
-      case 'member_added':
-      case 'member_muted': {
-        const update: MemberUpdate = { type: 'member_update', channelId, member: event.member };
-        const message = changed(event.type, event.member.userId);
-        await bus.publish(channelTopic(channelId), update);
-        await bus.publish(channelTopic(channelId), message);
-        await bus.publish(userTopic(event.member.userId), message);
-        return;
-      }
-      case 'member_removed': {
-        const message = changed('member_removed', event.userId);
-        await bus.publish(channelTopic(channelId), message);
-        await bus.publish(userTopic(event.userId), message);
-        return;
-      }
-      case 'channel_deleted': {
-        const message = changed('channel_deleted');
-        await bus.publish(channelTopic(channelId), message);
-        for (const userId of event.memberIds) await bus.publish(userTopic(userId), message);
-        return;
-      }
-      case 'talk_mode_changed':
-      case 'transmissions_changed':
-        await bus.publish(channelTopic(channelId), changed(event.type));
-        return;
-      case 'poke': {
-        const [from] = await db.select().from(users).where(eq(users.id, event.from)).limit(1);
-        if (!from) return;
-        const poke: PokeMessage = { type: 'poke', channelId, from: { id: from.id, name: displayName(from) } };
-        await bus.publish(userTopic(event.to), poke);
-        return;
-      }
-    }
-  };
   return {
     publish(event) {
-      send(event).catch((error: unknown) => log.error({ err: error, event: event.type }, 'channel event not delivered'));
+      deliverChannelEvent(bus, db, event).catch((error: unknown) =>
+        log.error({ err: error, event: event.type }, 'channel event not delivered'),
+      );
     },
   };
+}
+
+/** Sends one channel event's pushes; resolves once the bus took them (the admin command waits). */
+export async function deliverChannelEvent(bus: Bus, db: Database, event: ChannelEvent): Promise<void> {
+  const { channelId } = event;
+  const changed = (change: ChannelChanged['change'], userId?: string): ChannelChanged => ({
+    type: 'channel_changed',
+    channelId,
+    change,
+    ...(userId ? { userId } : {}),
+  });
+  switch (event.type) {
+    case 'member_added':
+    case 'member_muted': {
+      const update: MemberUpdate = { type: 'member_update', channelId, member: event.member };
+      const message = changed(event.type, event.member.userId);
+      await bus.publish(channelTopic(channelId), update);
+      await bus.publish(channelTopic(channelId), message);
+      await bus.publish(userTopic(event.member.userId), message);
+      return;
+    }
+    case 'member_removed': {
+      const message = changed('member_removed', event.userId);
+      await bus.publish(channelTopic(channelId), message);
+      await bus.publish(userTopic(event.userId), message);
+      return;
+    }
+    case 'channel_deleted': {
+      const message = changed('channel_deleted');
+      await bus.publish(channelTopic(channelId), message);
+      for (const userId of event.memberIds) await bus.publish(userTopic(userId), message);
+      return;
+    }
+    case 'talk_mode_changed':
+    case 'transmissions_changed':
+      await bus.publish(channelTopic(channelId), changed(event.type));
+      return;
+    case 'poke': {
+      const [from] = await db.select().from(users).where(eq(users.id, event.from)).limit(1);
+      if (!from) return;
+      const poke: PokeMessage = { type: 'poke', channelId, from: { id: from.id, name: displayName(from) } };
+      await bus.publish(userTopic(event.to), poke);
+      return;
+    }
+  }
 }

@@ -53,6 +53,7 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
   };
 
   app.get(route.path, { websocket: true, onRequest: checkUpgrade }, async (ws, request) => {
+    const endsBefore = sockets.mark();
     const session = await currentSession(request);
     if (!session) return ws.close(WS_CLOSE_CODES.unauthorized, 'Unauthorized');
     const version = (request.query as { v?: string }).v;
@@ -65,6 +66,9 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
     const socket = sessionSocket(ws, route.name, session);
     const userId = session.user.id;
     const log = request.log.child({ socket: route.name, socketId: socket.id, userId });
+    // Its session ended while it was being read: the end's close already went by.
+    if (sockets.endedSince(endsBefore, socket))
+      return ws.close(WS_CLOSE_CODES.unauthorized, 'Session ended');
     if (!sockets.add(socket)) {
       log.warn('too many sockets for one user; refused');
       return ws.close(WS_CLOSE_CODES.tooManySockets, 'Too many open sockets');

@@ -1,24 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import { WS_CLOSE_CODES } from '../../../protocol/sockets.js';
+import { RecentSessionEnds } from '../auth/recent-session-ends.js';
 import type { Bus } from './bus.js';
 import type { ClientSocket } from './client-socket.js';
+import {
+  SOCKET_CONTROL_TOPIC,
+  publishSessionControl,
+  sessionControlSchema,
+  type SessionControl,
+  type SessionEnd,
+} from './session-control.js';
 
 /** Open `/ws` + `/ws/webrtc` sockets one user may hold on one instance (decision 016). */
 export const MAX_SOCKETS_PER_USER = 20;
 /** How often sockets of expired sessions are looked for: a session's end is felt within this. */
 const EXPIRY_CHECK_MS = 500;
-
-/** Every instance listens here for changes that must reach sockets wherever they are. */
-export const SOCKET_CONTROL_TOPIC = 'sockets:control';
-
-const controlSchema = z.discriminatedUnion('kind', [
-  /** Logout, sign-in elsewhere with the same cookie, or an operator ended it. */
-  z.object({ kind: z.literal('session_ended'), sessionId: z.string() }),
-  /** The user's tier (or anything `/api/auth/user` shows) changed. */
-  z.object({ kind: z.literal('account_changed'), userId: z.string() }),
-]);
-type Control = z.infer<typeof controlSchema>;
 
 /** A socket as the registry knows it: whose session it rides on, and until when. */
 export interface SessionSocket extends ClientSocket {
@@ -28,17 +24,23 @@ export interface SessionSocket extends ClientSocket {
   readonly sessionExpiresAt: number;
 }
 
-type SessionEndedListener = (sessionId: string) => void;
+/** Told on every instance of every session end (after the instance's sockets of it were closed). */
+type SessionEndedListener = (ended: SessionEnd) => void;
+
+/** Options of a user's sessions ending together (see `session-control.ts`). */
+export type UserEnd = Omit<Extract<SessionEnd, { kind: 'user_ended' }>, 'kind' | 'userId'>;
 
 /**
- * This instance's open JSON sockets by user and by session. It caps sockets per user, and makes a
- * session's end (logout, expiry) and account changes reach open sockets within a second on every
- * instance, through the bus.
+ * This instance's open JSON sockets by user and by session. It caps sockets per user, and is the
+ * one path by which the end of a sign-in session or of all a user's sessions (logout, expiry,
+ * password change, account deletion, the admin command) and account changes reach open sockets —
+ * and, through `onSessionEnded`, voice — within a second on every instance, through the bus.
  */
 export class SocketRegistry {
   private readonly byUser = new Map<string, Set<SessionSocket>>();
   private readonly bySession = new Map<string, Set<SessionSocket>>();
   private readonly sessionEndedListeners = new Set<SessionEndedListener>();
+  private readonly recentEnds = new RecentSessionEnds();
   private unsubscribe: (() => Promise<void>) | undefined;
   private readonly expiryTimer: NodeJS.Timeout;
 
@@ -53,9 +55,22 @@ export class SocketRegistry {
 
   async start(): Promise<void> {
     this.unsubscribe = await this.bus.subscribe(SOCKET_CONTROL_TOPIC, (message) => {
-      const control = controlSchema.safeParse(message);
+      const control = sessionControlSchema.safeParse(message);
       if (control.success) this.apply(control.data);
     });
+  }
+
+  /** Taken before a socket's session is read; see `endedSince`. */
+  mark(): number {
+    return this.recentEnds.mark();
+  }
+
+  /**
+   * Whether the socket's session ended after `mark` (its upgrade read the session just before an
+   * end was heard): such a socket is closed, not added.
+   */
+  endedSince(mark: number, socket: SessionSocket): boolean {
+    return this.recentEnds.endedSince(mark, socket);
   }
 
   /** Adds a socket; false (nothing added) when its user already holds the maximum here. */
@@ -81,8 +96,16 @@ export class SocketRegistry {
   }
 
   /** Closes the session's sockets on every instance (and lets voice drop it too). */
-  endSession(sessionId: string): Promise<void> {
-    return this.publish({ kind: 'session_ended', sessionId });
+  endSession(sessionId: string, userId?: string): Promise<void> {
+    return this.publish({ kind: 'session_ended', sessionId, ...(userId ? { userId } : {}) });
+  }
+
+  /**
+   * Every session of the user ended (but `exceptSessionId`): their sockets close on every
+   * instance, and voice ends with them.
+   */
+  endUser(userId: string, end: UserEnd): Promise<void> {
+    return this.publish({ kind: 'user_ended', userId, ...end });
   }
 
   /** Tells the user's open `/ws` sockets on every instance to read their account again. */
@@ -100,20 +123,40 @@ export class SocketRegistry {
     await this.unsubscribe?.();
   }
 
-  private async publish(control: Control): Promise<void> {
-    await this.bus.publish(SOCKET_CONTROL_TOPIC, control);
+  private async publish(control: SessionControl): Promise<void> {
+    await publishSessionControl(this.bus, control);
   }
 
-  private apply(control: Control): void {
-    if (control.kind === 'session_ended') {
-      for (const socket of [...(this.bySession.get(control.sessionId) ?? [])]) {
-        socket.close(WS_CLOSE_CODES.unauthorized, 'Session ended');
+  private apply(control: SessionControl): void {
+    switch (control.kind) {
+      case 'session_ended':
+        this.recentEnds.remember({ sessionId: control.sessionId });
+        for (const socket of [...(this.bySession.get(control.sessionId) ?? [])])
+          socket.close(WS_CLOSE_CODES.unauthorized, 'Session ended');
+        return this.tell(control);
+      case 'user_ended': {
+        const reason = control.reason === 'account_deleted' ? 'Account deleted' : 'Session ended';
+        this.recentEnds.remember({ userId: control.userId, except: control.exceptSessionId });
+        for (const socket of [...(this.byUser.get(control.userId) ?? [])]) {
+          if (socket.sessionId !== control.exceptSessionId)
+            socket.close(WS_CLOSE_CODES.unauthorized, reason);
+        }
+        return this.tell(control);
       }
-      for (const listener of this.sessionEndedListeners) listener(control.sessionId);
-      return;
+      case 'account_changed':
+        for (const socket of this.byUser.get(control.userId) ?? []) {
+          if (socket.route === 'ws') socket.send({ type: 'account_changed' });
+        }
     }
-    for (const socket of this.byUser.get(control.userId) ?? []) {
-      if (socket.route === 'ws') socket.send({ type: 'account_changed' });
+  }
+
+  private tell(ended: SessionEnd): void {
+    for (const listener of this.sessionEndedListeners) {
+      try {
+        listener(ended);
+      } catch (error) {
+        this.log.error({ err: error }, 'session end listener failed');
+      }
     }
   }
 
@@ -126,7 +169,10 @@ export class SocketRegistry {
       for (const socket of sockets) socket.close(WS_CLOSE_CODES.unauthorized, 'Session expired');
       // Closed sockets leave the registry on their close event; until then they are not counted twice.
       this.bySession.delete(sessionId);
-      for (const listener of this.sessionEndedListeners) listener(sessionId);
+      // The session's voice (and sockets) may be on other instances: they hear of it on the bus.
+      this.endSession(sessionId, first.userId).catch((error: unknown) =>
+        this.log.error({ err: error }, 'session expiry not announced'),
+      );
     }
   }
 

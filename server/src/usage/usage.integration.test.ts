@@ -6,7 +6,13 @@ import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { UsageSweeper } from './usage-sweeper.js';
-import { closeVoiceUsage, openVoiceUsage, touchVoiceUsage } from './voice-usage.js';
+import { deleteUserAndData } from '../users/delete-user.js';
+import {
+  closeVoiceUsage,
+  openVoiceUsage,
+  touchVoiceUsage,
+  VoiceUserGoneError,
+} from './voice-usage.js';
 
 describe.each(testDatabases())('usage metering on $name', (database) => {
   let server: TestServer;
@@ -244,5 +250,26 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
       json: { sessionId: body.sessionId },
     });
     expect(await late.json()).toEqual({ participantMinutes: 3 });
+  });
+
+  it('drops reports about a deleted user quietly: their rows went with them, and nothing is billed', async () => {
+    const gone = new TestClient(server.baseUrl);
+    await signInBuiltIn(gone, { name: 'Gil Gone', email: 'gil@example.com' });
+    const goneId = ((await (await gone.request('/api/auth/user')).json()) as { id: string }).id;
+    const connection = { userId: goneId, channelId, identity: `${goneId}-5-gone`, connectionId: 'conn-gone' };
+    const joinedAt = new Date(Date.now() - 60_000);
+    await openVoiceUsage(server.database.db, connection, joinedAt);
+    await deleteUserAndData(server.database.db, goneId);
+    const rows = () =>
+      server.database.db.select().from(usageSessions).where(eq(usageSessions.userId, goneId));
+    expect(await rows()).toEqual([]);
+    // The voice server reports the connection's end (and, late, a join) after the deletion.
+    await expect(
+      closeVoiceUsage(server.database.db, connection, { joinedAt, leftAt: new Date() }),
+    ).resolves.toBe(0);
+    await expect(
+      openVoiceUsage(server.database.db, { ...connection, connectionId: 'conn-gone-2' }, new Date()),
+    ).rejects.toBeInstanceOf(VoiceUserGoneError);
+    expect(await rows()).toEqual([]);
   });
 });

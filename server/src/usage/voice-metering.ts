@@ -3,7 +3,12 @@ import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import type { Database } from '../db/database.js';
 import type { EmbeddedSfu } from '../voice/sfu/embedded-sfu.js';
 import type { SfuConnectionEvent } from '../voice/sfu/sfu-events.js';
-import { closeVoiceUsage, openVoiceUsage, type VoiceConnection } from './voice-usage.js';
+import {
+  closeVoiceUsage,
+  openVoiceUsage,
+  VoiceUserGoneError,
+  type VoiceConnection,
+} from './voice-usage.js';
 
 /**
  * Server-authoritative metering for the built-in SFU (issue 12 §8, decision 016): a participant's
@@ -21,7 +26,11 @@ export function meterEmbeddedVoice(
   const inOrder = (connectionId: string, write: () => Promise<unknown>) => {
     const next = (chains.get(connectionId) ?? Promise.resolve())
       .then(write)
-      .catch((error: unknown) => log.error({ err: error }, 'voice usage not recorded'));
+      .catch((error: unknown) => {
+        // A deleted user's connection: nothing is billed, by design.
+        if (error instanceof VoiceUserGoneError) log.debug({ connectionId }, 'voice usage of a deleted user dropped');
+        else log.error({ err: error }, 'voice usage not recorded');
+      });
     chains.set(connectionId, next);
     void next.finally(() => {
       if (chains.get(connectionId) === next) chains.delete(connectionId);

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
-import { usageSessions } from '../db/schema.js';
+import { usageSessions, users } from '../db/schema.js';
 import { sessionMinutes } from './usage-figures.js';
 import type { UsageSessionRow } from './usage-store.js';
 
@@ -41,14 +41,23 @@ async function rowOf(db: Database, connectionId: string): Promise<UsageSessionRo
 }
 
 /**
+ * The connection's user was deleted (their usage rows went with them): there is nothing left to
+ * bill, and nothing to record. Reports about them are dropped.
+ */
+export class VoiceUserGoneError extends Error {
+  override readonly name = 'VoiceUserGoneError';
+}
+
+/**
  * The connection's row: the existing one, else the newest unclaimed client row of that user and
- * channel (open, or closed by the client just before the report came), else a new one.
+ * channel (open, or closed by the client just before the report came), else a new one; undefined
+ * when the user no longer exists.
  */
 async function claimOrOpen(
   db: Database,
   connection: VoiceConnection,
   joinedAt: Date,
-): Promise<UsageSessionRow> {
+): Promise<UsageSessionRow | undefined> {
   const existing = await rowOf(db, connection.connectionId);
   if (existing) return existing;
   const [candidate] = await db
@@ -85,6 +94,7 @@ async function claimOrOpen(
       if (claimed) return claimed;
     }
     const opened = await insertRow(db, connection, claim);
+    if (opened === 'user_gone') return undefined;
     if (opened) return opened;
   } catch (error) {
     // Another report of the same connection claimed a row between our read and our write.
@@ -97,15 +107,26 @@ async function claimOrOpen(
   return raced;
 }
 
-/** Postgres' foreign-key violation: the channel was deleted before its room's report came in. */
-const isMissingChannel = (error: unknown) =>
-  typeof error === 'object' && error !== null && 'code' in error && error.code === '23503';
+/**
+ * Postgres' foreign-key violation: the channel was deleted before its room's report came in, or
+ * the user was.
+ */
+const isForeignKeyViolation = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (('code' in error && error.code === '23503') ||
+    ('cause' in error && error.cause !== error && isForeignKeyViolation(error.cause)));
+
+async function userExists(db: Database, userId: string): Promise<boolean> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows.length > 0;
+}
 
 async function insertRow(
   db: Database,
   connection: VoiceConnection,
   claim: { voiceIdentity: string; voiceConnection: string; startedAt: Date; lastSeenAt: Date },
-): Promise<UsageSessionRow | undefined> {
+): Promise<UsageSessionRow | undefined | 'user_gone'> {
   const insert = (channelId: number | null) =>
     db
       .insert(usageSessions)
@@ -115,26 +136,37 @@ async function insertRow(
   try {
     return (await insert(connection.channelId))[0];
   } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error;
+    // A deleted user's connection (their rows went with them): nothing to bill, and no error.
+    if (!(await userExists(db, connection.userId))) return 'user_gone';
     // Still billed: the time was spent; the row just no longer names a channel, as after a deletion.
-    if (isMissingChannel(error) || isMissingChannel((error as { cause?: unknown }).cause))
+    try {
       return (await insert(null))[0];
-    throw error;
+    } catch (again) {
+      if (isForeignKeyViolation(again) && !(await userExists(db, connection.userId))) return 'user_gone';
+      throw again;
+    }
   }
 }
 
-/** The voice server says the connection joined: its row is open from `joinedAt`. */
+/**
+ * The voice server says the connection joined: its row is open from `joinedAt`. Rejects with
+ * `VoiceUserGoneError` when the user was deleted.
+ */
 export async function openVoiceUsage(
   db: Database,
   connection: VoiceConnection,
   joinedAt: Date,
 ): Promise<UsageSessionRow> {
-  return claimOrOpen(db, connection, joinedAt);
+  const row = await claimOrOpen(db, connection, joinedAt);
+  if (!row) throw new VoiceUserGoneError(`voice connection of a deleted user: ${connection.identity}`);
+  return row;
 }
 
 /**
  * The voice server says the connection left: its row ends at `leftAt` (even if the client already
  * ended it at another time). A leave reported before, or instead of, the join opens the row from
- * `joinedAt` first. Returns the row's minutes.
+ * `joinedAt` first. Returns the row's minutes (0 for a deleted user).
  */
 export async function closeVoiceUsage(
   db: Database,
@@ -143,6 +175,8 @@ export async function closeVoiceUsage(
   reason = 'voice-left',
 ): Promise<number> {
   const row = await claimOrOpen(db, connection, times.joinedAt);
+  // The user was deleted: their rows went with them, and this time is billed to nobody.
+  if (!row) return 0;
   const endedAt = times.leftAt < row.startedAt ? row.startedAt : times.leftAt;
   const minutes = sessionMinutes(row.startedAt, endedAt);
   await db

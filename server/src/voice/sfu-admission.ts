@@ -1,6 +1,6 @@
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
-import { isSessionLive } from '../auth/session-store.js';
+import { liveSessionExpiry } from '../auth/session-store.js';
 import { blockRelationsOf } from '../blocking/block-store.js';
 import { findChannel, findMembership } from '../channels/membership-store.js';
 import type { FloorStore } from '../floor/floor-store.js';
@@ -22,9 +22,11 @@ export function admitFromDatabase(
   floors?: FloorStore,
 ): (token: VerifiedVoiceToken) => Promise<SfuAdmission> {
   return async (token) => {
-    if (!token.sessionId || !(await isSessionLive(db, token.sessionId))) {
+    const sessionExpiry = token.sessionId ? await liveSessionExpiry(db, token.sessionId) : null;
+    if (!sessionExpiry) {
       return { admitted: false, reason: 'session_ended', message: 'sign in again' };
     }
+    const signInExpiresAt = sessionExpiry.getTime();
     const channelId = channelIdOfRoom(token.roomName);
     const membership =
       channelId === undefined ? null : await findMembership(db, channelId, token.userId);
@@ -42,6 +44,7 @@ export function admitFromDatabase(
         muted: membership.isMuted,
         floor: { walkie: false, holderId: null },
         blockedUserIds,
+        signInExpiresAt,
       };
     const grant = await floors?.current(membership.channelId);
     return {
@@ -49,6 +52,7 @@ export function admitFromDatabase(
       muted: membership.isMuted,
       floor: { walkie: true, holderId: grant?.holderId ?? null, expiresAt: grant?.expiresAt ?? null },
       blockedUserIds,
+      signInExpiresAt,
     };
   };
 }

@@ -55,6 +55,7 @@ export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
   private closed = true;
   private readonly handlers = new Map<string, Set<Handler<In>>>();
   private readonly stateListeners = new Set<(state: SocketState) => void>();
+  private readonly closeListeners = new Set<(code: number | undefined) => void>();
   private readonly createSocket: (url: string) => WebSocket;
   private network: NetworkEvents | undefined;
 
@@ -119,6 +120,12 @@ export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
     return () => this.stateListeners.delete(listener);
   }
 
+  /** Calls `listener` with the close code whenever the socket closes (not when the app closed it). */
+  onClose(listener: (code: number | undefined) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
   private connect(): void {
     this.setState('connecting');
     const ws = this.createSocket(this.options.url());
@@ -138,6 +145,7 @@ export class SocketConnection<Out extends WireMessage, In extends WireMessage> {
       this.ws = null;
       this.setState('disconnected');
       if (this.closed) return;
+      for (const listener of [...this.closeListeners]) listener(event?.code);
       const cause = isDeliberateClose(event?.code) ? 'refused' : 'lost';
       this.retryTimer = setTimeout(
         () => this.connect(),

@@ -21,6 +21,7 @@ import { floorView } from '../floor/floor-view';
 import { voiceRoom } from '../voice/voice-room';
 import { startVoiceRuntime } from '../voice/voice-runtime';
 import { currentVoicePreferences } from '../voice-preferences/voice-preferences-query';
+import { followServerSignOut } from './signed-out-elsewhere';
 
 /** Keeps the presence store's "call active" in step with the call controller. */
 function followCalls(): () => void {
@@ -92,6 +93,7 @@ export function startSignedInSession(user: User): () => void {
     followCalls(),
     rememberLastChannel(user.id, currentChannel),
     listenPageHide(),
+    followServerSignOut(channelSocket, queryClient),
   ];
   return () => {
     // Presence leaves the channel while the socket is still open; then everything else stops.

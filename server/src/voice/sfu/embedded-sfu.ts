@@ -19,12 +19,15 @@ import { PACKET_SILENCE_MS, SfuRoom } from './sfu-room.js';
 import { SfuSession } from './sfu-session.js';
 import { SilenceSweep } from './silence-sweep.js';
 import { TransmissionRecording } from '../../transmissions/transmission-recording.js';
+import { RecentSessionEnds } from '../../auth/recent-session-ends.js';
 
 /**
  * Real clients send a handful of messages per negotiation (an answer and their ICE candidates); a
  * socket far beyond this is broken or hostile.
  */
 const SIGNAL_RATE = { perSecond: 50, burst: 200 };
+/** How often voice of expired sign-in sessions is looked for (also voice no socket watches). */
+const SIGN_IN_EXPIRY_CHECK_MS = 500;
 
 /**
  * Voice connections one user may hold at once, across rooms, counting joins still being checked:
@@ -51,6 +54,8 @@ export type SfuAdmission =
       floor?: SfuFloor;
       /** Users with a block between them and this user, either way: neither hears the other. */
       blockedUserIds?: readonly string[];
+      /** When the sign-in session behind the token expires (ms): its voice ends then. */
+      signInExpiresAt?: number;
     }
   | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
 
@@ -95,6 +100,11 @@ export interface EmbeddedSfu {
   closeRoom(roomName: string): void;
   /** Ends the voice of a sign-in session that ended (logout, expiry). */
   disconnectSignInSession(signInSessionId: string): void;
+  /**
+   * Ends the user's sessions in every room, but those of the sign-in session `except` (the user's
+   * sessions all ended: password change or reset, account deleted).
+   */
+  disconnectSignedOutUser(userId: string, except?: string): void;
   on<K extends keyof SfuEventMap>(name: K, listener: (event: SfuEventMap[K]) => void): () => void;
   /** The ids of every connection this SFU holds now (for usage's last-seen times). */
   connectionIds(): string[];
@@ -135,6 +145,16 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   const floodLog = new LogThrottle();
   const refusedLog = new LogThrottle();
   let closed = false;
+  /** Sessions whose sign-in session expires, and when (ms): looked at twice a second. */
+  const signInExpiry = new Map<SfuSession, number>();
+  const expiryTimer = setInterval(() => {
+    const now = Date.now();
+    for (const [session, expiresAt] of signInExpiry)
+      if (expiresAt <= now) endSession(session, VOICE_CLOSE_CODES.unauthorized, 'sign-in expired');
+  }, SIGN_IN_EXPIRY_CHECK_MS);
+  expiryTimer.unref();
+  /** Sign-in ends heard lately: a join admitted just before one is heard is refused all the same. */
+  const signInEnds = new RecentSessionEnds();
 
   /** Walkie-talkie rooms only, by room name: who holds the floor (null: nobody). */
   const floorByRoom = new Map<string, { holderId: string | null }>();
@@ -272,6 +292,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
   }
 
   function endSession(session: SfuSession, code: number, reason: string): void {
+    signInExpiry.delete(session);
     if (sessionsById.get(session.sessionId) !== session) return;
     sessionsById.delete(session.sessionId);
     session.close(code, reason);
@@ -485,6 +506,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       refuseTooMany(socket, token);
       return undefined;
     }
+    const endsBefore = signInEnds.mark();
     let admission: SfuAdmission;
     if (joining) pendingJoins.set(token.userId, (pendingJoins.get(token.userId) ?? 0) + 1);
     try {
@@ -497,6 +519,11 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     }
     if (closed || socket.readyState !== 1) return undefined;
+    if (admission.admitted && signInEnds.endedSince(endsBefore, token)) {
+      logger.info({ identity: token.identity }, 'sfu: join refused: its sign-in session just ended');
+      refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'session_ended', 'sign in again');
+      return undefined;
+    }
     if (!admission.admitted) {
       logger.info({ identity: token.identity, reason: admission.reason }, 'sfu: join refused');
       refuse(socket, REFUSAL_CODES[admission.reason], admission.reason, admission.message);
@@ -509,6 +536,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     // Once the session exists (a session it replaces takes the user's old relations with it).
     const applyBlocks = (session: SfuSession) => {
       if (admission.blockedUserIds) setBlockRelations(session.userId, admission.blockedUserIds);
+      if (admission.signInExpiresAt !== undefined) signInExpiry.set(session, admission.signInExpiresAt);
       return session;
     };
     if (message.type === 'join') {
@@ -616,8 +644,16 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
       }
     },
     disconnectSignInSession(signInSessionId) {
+      signInEnds.remember({ sessionId: signInSessionId });
       for (const session of [...sessionsById.values()]) {
         if (session.signInSessionId === signInSessionId)
+          endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
+      }
+    },
+    disconnectSignedOutUser(userId, except) {
+      signInEnds.remember({ userId, except });
+      for (const session of [...sessionsById.values()]) {
+        if (session.userId === userId && (except === undefined || session.signInSessionId !== except))
           endSession(session, VOICE_CLOSE_CODES.unauthorized, 'signed out');
       }
     },
@@ -639,6 +675,7 @@ export function createEmbeddedSfu(options: EmbeddedSfuOptions): EmbeddedSfu {
     },
     close() {
       closed = true;
+      clearInterval(expiryTimer);
       for (const session of [...sessionsById.values()])
         endSession(session, VOICE_CLOSE_CODES.serverShutdown, 'server shutting down');
       silenceSweep.close();

@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { FloorService } from '../floor/floor-service.js';
+import type { SessionEnd } from '../realtime/session-control.js';
+import type { LivekitUserRemoval } from './livekit/livekit-user-removal.js';
+import type { Voice } from './voice.js';
+
+/**
+ * Voice follows the sign-in (decision 028): when a session or all of a user's sessions end —
+ * however they end — every instance ends that voice on the built-in SFU it holds, and LiveKit's
+ * participants of the user leave every room of the deployment. Channels deleted with an account
+ * close their rooms and floors. Called on every instance for every end heard on the bus.
+ *
+ * LiveKit tokens do not name the sign-in session that minted them, so on LiveKit a session's end
+ * removes every participant of its user (their other devices rejoin with fresh tokens).
+ */
+export function endVoiceOfSession(deps: {
+  voice: Voice;
+  floor: FloorService;
+  livekit: LivekitUserRemoval | undefined;
+  log: FastifyBaseLogger;
+}): (ended: SessionEnd) => void {
+  const { voice, floor, livekit, log } = deps;
+  const failed = (what: string) => (error: unknown) => log.error({ err: error }, what);
+  return (ended) => {
+    if (ended.kind === 'session_ended') voice.sfu?.disconnectSignInSession(ended.sessionId);
+    else voice.sfu?.disconnectSignedOutUser(ended.userId, ended.exceptSessionId);
+    const userId = ended.userId;
+    if (livekit && userId !== undefined) {
+      livekit(userId).then(
+        (removed) => {
+          if (removed > 0) log.info({ userId, removed }, 'signed-out user removed from LiveKit');
+        },
+        failed('signed-out user not removed from LiveKit'),
+      );
+    }
+    if (ended.kind !== 'user_ended') return;
+    for (const channelId of ended.closedChannelIds ?? []) {
+      // Every instance hears this: each closes the room its own SFU holds (LiveKit's is shared).
+      if (voice.sfu) voice.sfu.closeRoom(voice.provider.roomName(channelId));
+      else voice.provider.closeRoom(channelId).catch(failed('deleted channel voice room not closed'));
+      floor.channelDeleted(channelId).catch(failed('deleted channel floor not cleared'));
+    }
+  };
+}
