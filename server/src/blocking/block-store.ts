@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import type { User } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
 import { blocks, users } from '../db/schema.js';
@@ -37,4 +37,16 @@ export async function listBlocked(db: Database, blocker: Viewer): Promise<User[]
     .innerJoin(users, eq(users.id, blocks.blockedId))
     .where(eq(blocks.blockerId, blocker.id))
     .orderBy(asc(blocks.createdAt), asc(users.id));
+}
+
+/**
+ * Everyone this user blocked or was blocked by: the people whose voice they must not hear and who
+ * must not hear them. Without duplicates.
+ */
+export async function blockRelationsOf(db: Queryable, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
+    .from(blocks)
+    .where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+  return [...new Set(rows.map((row) => (row.blockerId === userId ? row.blockedId : row.blockerId)))];
 }

@@ -361,3 +361,26 @@ export const transmissions = pgTable(
     index('transmissions_started').on(t.startedAt),
   ],
 );
+
+/**
+ * Each LiveKit identity the token endpoint minted, and whose it is: LiveKit's join webhook finds
+ * here the sign-in session a participant belongs to (LiveKit shows token attributes to everyone in
+ * the room, so the session is not in the token). A row goes with its session, user or channel.
+ */
+export const livekitIdentities = pgTable(
+  'livekit_identities',
+  {
+    identity: text('identity').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.idHash, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('livekit_identities_session').on(t.sessionId)],
+);

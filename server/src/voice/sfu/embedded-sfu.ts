@@ -34,7 +34,13 @@ const SIGNAL_RATE = { perSecond: 50, burst: 200 };
 export type SfuFloor = { walkie: boolean; holderId: string | null };
 
 export type SfuAdmission =
-  | { admitted: true; muted: boolean; floor?: SfuFloor }
+  | {
+      admitted: true;
+      muted: boolean;
+      floor?: SfuFloor;
+      /** Users this user blocked or was blocked by: their audio must not pass either way. */
+      blockedUserIds?: readonly string[];
+    }
   | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
 
 const REFUSAL_CODES = {
