@@ -95,14 +95,16 @@ export async function compose({
   });
   // Walkie-talkie recording: the built-in SFU records what it forwards; with LiveKit, a hidden
   // listen-only participant of the granting instance does (decision 024).
+  const { livekit } = voice;
   const livekitTransmissions =
-    voice.provider.name === 'LiveKit' && voice.provider.configured
+    livekit?.configured
       ? new LiveKitTransmissions({
           config,
           bus,
           store: transmissions,
           channelEvents,
           log: log.child({ feature: 'transmissions' }),
+          ensureRoom: (channelId) => livekit.ensureRoom(channelId),
         })
       : undefined;
   const floor = new FloorService({
@@ -141,10 +143,12 @@ export async function compose({
   // A sign-in session that ends (logout, expiry) takes its voice with it.
   sockets.onSessionEnded((sessionId) => voice.sfu?.disconnectSignInSession(sessionId));
 
-  // Built-in SFU: the connections it holds are seen; LiveKit: connections of users whose socket is.
-  const sweeper = new UsageSweeper(db, () => ({
-    connectionIds: voice.sfu?.connectionIds() ?? [],
-    userIds: voice.sfu ? [] : hub.userIds(),
+  // Built-in SFU: the connections it holds are seen; LiveKit: the participants LiveKit lists,
+  // whether or not their user has a socket here (a connection it carries is billed until it left).
+  const sweeper = new UsageSweeper(db, async () => ({
+    connectionIds: voice.livekit
+      ? await voice.livekit.connectionIds()
+      : (voice.sfu?.connectionIds() ?? []),
   }));
   const timers = [
     setInterval(() => {

@@ -16,12 +16,16 @@ export function registerBlockingRoutes(app: FastifyInstance): void {
   app.post(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
-    return blockUser(ctx.database.db, user, id);
+    const target = await blockUser(ctx.database.db, user, id);
+    await ctx.voice.provider.blockChanged(user.id, target.id, true);
+    return target;
   });
 
   app.delete(API_PATHS.userBlock, async (request) => {
     const { id } = userParamsSchema.parse(request.params);
     const user = await requireUser(request);
-    return unblockUser(ctx.database.db, user, id);
+    const target = await unblockUser(ctx.database.db, user, id);
+    await ctx.voice.provider.blockChanged(user.id, target.id, false);
+    return target;
   });
 }

@@ -234,8 +234,8 @@ export const usageSessions = pgTable(
     /** The voice server's id of that connection (LiveKit's participant sid): one row per connection. */
     voiceConnection: text('voice_connection'),
     /**
-     * The last time this server saw the connection (the built-in SFU holds it; with LiveKit, the
-     * user's socket is open). After a crash the row ends here, so downtime is never billed.
+     * The last time the voice server was seen carrying the connection (the built-in SFU holds it;
+     * LiveKit lists it). After a crash the row ends here, so downtime is never billed.
      */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },

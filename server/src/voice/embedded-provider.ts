@@ -54,6 +54,7 @@ export function createEmbeddedProvider(
     disconnectUser: async (channelId, userId) =>
       sfu.disconnectUser(voiceRoomName(channelId), userId, 'removed from channel'),
     closeRoom: async (channelId) => sfu.closeRoom(voiceRoomName(channelId)),
+    blockChanged: async () => undefined,
   };
   return { provider, sfu };
 }

@@ -31,6 +31,11 @@ export interface VoiceProvider {
   disconnectUser(channelId: number, userId: string): Promise<void>;
   /** The channel is gone. */
   closeRoom(channelId: number): Promise<void>;
+  /**
+   * `blockerId` blocked (`blocked: true`) or unblocked `blockedId`: from now on neither hears the
+   * other in any room both are in (or both do again).
+   */
+  blockChanged(blockerId: string, blockedId: string, blocked: boolean): Promise<void>;
 }
 
 export interface VoiceFloor {
@@ -54,4 +59,5 @@ export const noVoiceProvider: VoiceProvider = {
   setFloor: async () => undefined,
   disconnectUser: async () => undefined,
   closeRoom: async () => undefined,
+  blockChanged: async () => undefined,
 };
