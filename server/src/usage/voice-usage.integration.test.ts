@@ -2,16 +2,20 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channels, usageSessions } from '../db/schema.js';
+import { sessionIdOf } from '../auth/session-store.js';
+import { channels, usageSessions, users } from '../db/schema.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
 import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { recordIdentity } from '../voice/livekit/livekit-identities.js';
 import { LIVEKIT_WEBHOOK_PATH } from '../voice/livekit/livekit-webhook-route.js';
 
-const KEY = 'APIwebhooks';
-const SECRET = 'a-webhook-secret-of-more-than-thirty-two-characters';
-const PREFIX = 'fam-';
+/** The test LiveKit: a join is checked (and its rights set) over its RoomService. */
+const LIVEKIT_URL = process.env.TEST_LIVEKIT_URL;
+const KEY = process.env.TEST_LIVEKIT_API_KEY ?? 'devkey';
+const SECRET = process.env.TEST_LIVEKIT_API_SECRET ?? 'secret';
+const PREFIX = `fam${Math.random().toString(36).slice(2, 8)}-`;
 
 /**
  * Usage metered from LiveKit's webhooks, through the real route and LiveKit's signature check: the
@@ -21,17 +25,22 @@ const PREFIX = 'fam-';
  * A row this server has not seen for two minutes is closed by the usage sweeper (decision 016; the
  * member holds no socket here), so rows the test expects open joined less than two minutes ago.
  */
-describe.each(testDatabases())('voice usage from LiveKit webhooks on $name', (database) => {
+describe.runIf(LIVEKIT_URL).each(testDatabases())('voice usage from LiveKit webhooks on $name', (database) => {
   let server: TestServer;
   let member: TestClient;
   let memberId: string;
   let channelId: number;
   let otherChannelId: number;
   let owner: TestClient;
+  let memberSession: string;
   const seconds = (date: Date) => String(Math.floor(date.getTime() / 1000));
 
   const send = async (event: Record<string, unknown>, secret = SECRET) => {
-    const body = JSON.stringify({ id: `EV_${Math.random().toString(36).slice(2)}`, ...event });
+    const body = JSON.stringify({
+      id: `EV_${Math.random().toString(36).slice(2)}`,
+      createdAt: seconds(new Date()),
+      ...event,
+    });
     const token = new AccessToken(KEY, secret);
     token.sha256 = createHash('sha256').update(body).digest('base64');
     return fetch(new URL(LIVEKIT_WEBHOOK_PATH, server.baseUrl), {
@@ -40,23 +49,32 @@ describe.each(testDatabases())('voice usage from LiveKit webhooks on $name', (da
       body,
     });
   };
-  const participantEvent = (
+  const participantEvent = async (
     kind: 'participant_joined' | 'participant_left',
     sid: string,
     joinedAt: Date,
     at: Date,
     room = `${PREFIX}${channelId}`,
-  ) =>
-    send({
+  ) => {
+    const identity = `${memberId}-${joinedAt.getTime()}-a1b2c3`;
+    const roomChannel = Number(room.slice(PREFIX.length));
+    // Minted by the token endpoint, as every identity LiveKit admits must be.
+    if (room.startsWith(PREFIX) && Number.isInteger(roomChannel) && roomChannel > 0)
+      await recordIdentity(server.database.db, {
+        identity,
+        userId: memberId,
+        channelId: roomChannel,
+        sessionId: memberSession,
+      }).catch(() => undefined); // the channel may be gone (deleted below)
+    // A join is reported when it happens; a leave may come later than the time it names.
+    const createdAt = kind === 'participant_joined' ? new Date() : at;
+    return send({
       event: kind,
       room: { name: room, sid: 'RM_1' },
-      participant: {
-        sid,
-        identity: `${memberId}-${joinedAt.getTime()}-a1b2c3`,
-        joinedAt: seconds(joinedAt),
-      },
-      createdAt: seconds(at),
+      participant: { sid, identity, joinedAt: seconds(joinedAt) },
+      createdAt: seconds(createdAt),
     });
+  };
   const rowsOf = () =>
     server.database.db.select().from(usageSessions).where(eq(usageSessions.userId, memberId));
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
@@ -66,7 +84,7 @@ describe.each(testDatabases())('voice usage from LiveKit webhooks on $name', (da
   beforeAll(async () => {
     server = await startTestServer(await database.open(), {
       VOICE_PROVIDER: 'livekit',
-      LIVEKIT_URL: 'ws://127.0.0.1:9',
+      LIVEKIT_URL: LIVEKIT_URL!,
       LIVEKIT_API_KEY: KEY,
       LIVEKIT_API_SECRET: SECRET,
       LIVEKIT_ROOM_PREFIX: PREFIX,
@@ -77,6 +95,7 @@ describe.each(testDatabases())('voice usage from LiveKit webhooks on $name', (da
     member = new TestClient(server.baseUrl);
     await signInBuiltIn(member, { name: 'Mo Member', email: 'mo@example.com' });
     memberId = ((await (await member.request('/api/auth/user')).json()) as { id: string }).id;
+    memberSession = sessionIdOf(member.cookies.get('chirp_session')!);
     channelId = (
       (await (
         await owner.request('/api/channels', { method: 'POST', json: { name: 'Hooks' } })
@@ -248,5 +267,72 @@ describe.each(testDatabases())('voice usage from LiveKit webhooks on $name', (da
     });
     expect(unsigned.status).toBe(403);
     expect(await rowsOf()).toHaveLength(0);
+  });
+
+  it('takes each event once, and only while fresh: a replay is refused and changes nothing', async () => {
+    await clean();
+    const joinedAt = minutesAgo(1.5);
+    const identity = `${memberId}-${joinedAt.getTime()}-c0ffee`;
+    await recordIdentity(server.database.db, { identity, userId: memberId, channelId, sessionId: memberSession });
+    const joined = JSON.stringify({
+      id: 'EV_replayed',
+      event: 'participant_joined',
+      createdAt: seconds(new Date()),
+      room: { name: `${PREFIX}${channelId}` },
+      participant: { sid: 'PA_replay', identity, joinedAt: seconds(joinedAt) },
+    });
+    const post = async (body: string) => {
+      const token = new AccessToken(KEY, SECRET);
+      token.sha256 = createHash('sha256').update(body).digest('base64');
+      return fetch(new URL(LIVEKIT_WEBHOOK_PATH, server.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/webhook+json', authorization: await token.toJwt() },
+        body,
+      });
+    };
+    expect((await post(joined)).status).toBe(200);
+    const left = JSON.stringify({
+      id: 'EV_left_once',
+      event: 'participant_left',
+      createdAt: seconds(new Date()),
+      room: { name: `${PREFIX}${channelId}` },
+      participant: { sid: 'PA_replay', identity, joinedAt: seconds(joinedAt) },
+    });
+    expect((await post(left)).status).toBe(200);
+    const [closed] = await rowsOf();
+    expect(closed).toMatchObject({ voiceConnection: 'PA_replay', endReason: 'voice-left' });
+    // Replaying the join would reopen the closed row: refused, the row stays closed.
+    expect((await post(joined)).status).toBe(409);
+    // A signed event from long ago (captured, then sent again under a new id) is refused too.
+    const stale = await send({
+      event: 'participant_joined',
+      createdAt: seconds(minutesAgo(20)),
+      room: { name: `${PREFIX}${channelId}` },
+      participant: { sid: 'PA_stale', identity, joinedAt: seconds(minutesAgo(21)) },
+    });
+    expect(stale.status).toBe(400);
+    expect(await rowsOf()).toMatchObject([{ voiceConnection: 'PA_replay', endedAt: closed!.endedAt }]);
+  });
+
+  it("bills nothing for a join the door refused, and answers 200 for a deleted user's events", async () => {
+    await clean();
+    // Never minted by the token endpoint: removed at its join, and its leave bills nothing.
+    const stranger = { sid: 'PA_stranger', identity: `${memberId}-1-deadbeef`, joinedAt: seconds(minutesAgo(1)) };
+    const room = { name: `${PREFIX}${channelId}` };
+    expect((await send({ event: 'participant_joined', room, participant: stranger })).status).toBe(200);
+    expect((await send({ event: 'participant_left', room, participant: stranger })).status).toBe(200);
+    expect(await rowsOf()).toHaveLength(0);
+
+    const gone = new TestClient(server.baseUrl);
+    await signInBuiltIn(gone, { name: 'Gus Gone', email: 'gus@example.com' });
+    const goneId = ((await (await gone.request('/api/auth/user')).json()) as { id: string }).id;
+    await server.database.db.delete(users).where(eq(users.id, goneId));
+    const left = await send({
+      event: 'participant_left',
+      room,
+      participant: { sid: 'PA_gone_user', identity: `${goneId}-1-abcdef`, joinedAt: seconds(minutesAgo(3)) },
+    });
+    expect(left.status).toBe(200);
+    expect(await server.database.db.select().from(usageSessions).where(eq(usageSessions.userId, goneId))).toEqual([]);
   });
 });
