@@ -81,10 +81,18 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     );
     return true;
   };
+  /** One packet sequence per talker: a sequence number sent twice is dropped as a replay. */
+  const packets = new WeakMap<LivekitTestParticipant, () => ReturnType<ReturnType<typeof opusPacketFactory>>>();
   /** Packets `listener` hears of `talker` while `talker` sends `count`. */
   const heardWhile = async (listener: LivekitTestParticipant, talker: LivekitTestParticipant, count: number) => {
     const before = listener.heard(talker.identity);
-    await talker.talk(opusPacketFactory(), count);
+    let next = packets.get(talker);
+    if (!next) {
+      const factory = opusPacketFactory();
+      next = () => factory();
+      packets.set(talker, next);
+    }
+    await talker.talk(next, count);
     await new Promise((resolve) => setTimeout(resolve, 300));
     return listener.heard(talker.identity) - before;
   };
@@ -229,5 +237,39 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
       .where(eq(usageSessions.voiceIdentity, voice.identity));
     expect(row).toMatchObject({ endedAt: null });
     expect(row!.lastSeenAt!.getTime()).toBe(later);
+  });
+
+  it("keeps a blocked user's audio from the blocker and the blocker's from them, from the block on", async () => {
+    const channelId = await channelWith('Blocking', bea, cal);
+    const ada = await join(await tokenOf(server, admin, channelId));
+    const beaVoice = await join(await tokenOf(server, bea, channelId));
+    const calVoice = await join(await tokenOf(server, cal, channelId));
+    for (const p of [ada, beaVoice, calVoice]) await decided(p, channelId);
+    for (const p of [ada, beaVoice]) await p.publishMicrophone();
+    await eventually(async () => (await heardWhile(ada, beaVoice, 25)) > 0, 'Ada hears Bea', 20_000);
+    await eventually(async () => (await heardWhile(beaVoice, ada, 25)) > 0, 'Bea hears Ada', 20_000);
+
+    const block = await admin.client.request(`/api/users/${bea.id}/block`, { method: 'POST' });
+    expect(block.status).toBe(200);
+    // LiveKit applies the unsubscription on its own time, a few packets after it answered.
+    await eventually(async () => (await heardWhile(ada, beaVoice, 10)) === 0, 'Ada stops hearing Bea');
+    await eventually(async () => (await heardWhile(beaVoice, ada, 10)) === 0, 'Bea stops hearing Ada');
+    expect(await heardWhile(ada, beaVoice, 100)).toBe(0);
+    expect(await heardWhile(beaVoice, ada, 100)).toBe(0);
+    // Cal, who blocked nobody, still hears both.
+    await eventually(async () => (await heardWhile(calVoice, beaVoice, 25)) > 0, 'Cal hears Bea', 20_000);
+    await eventually(async () => (await heardWhile(calVoice, ada, 25)) > 0, 'Cal hears Ada', 20_000);
+
+    // Ada comes back while the block stands: once LiveKit told the app of her join, Bea's audio
+    // does not reach her.
+    await ada.close();
+    const adaAgain = await join(await tokenOf(server, admin, channelId));
+    await decided(adaAgain, channelId);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await heardWhile(adaAgain, beaVoice, 100)).toBe(0);
+
+    const unblock = await admin.client.request(`/api/users/${bea.id}/block`, { method: 'DELETE' });
+    expect(unblock.status).toBe(200);
+    await eventually(async () => (await heardWhile(adaAgain, beaVoice, 25)) > 0, 'Ada hears Bea again', 20_000);
   });
 });

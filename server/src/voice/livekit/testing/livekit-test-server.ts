@@ -48,6 +48,7 @@ export async function startLivekitTestServer(
       method,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ prefix, target: `${server.baseUrl}/api/livekit/webhook` }),
+      signal: AbortSignal.timeout(5_000),
     });
   expect((await register('POST')).status).toBe(204);
   return {
@@ -55,8 +56,10 @@ export async function startLivekitTestServer(
     prefix,
     rooms: new RoomServiceClient(livekitHttpUrl(testLivekit.url!), testLivekit.apiKey, testLivekit.apiSecret),
     async stop() {
-      await register('DELETE');
+      await register('DELETE').catch(() => undefined);
+      console.log('unregistered', Date.now());
       await server.close();
+      console.log('closed', Date.now());
     },
   };
 }
