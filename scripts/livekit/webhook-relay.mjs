@@ -37,6 +37,27 @@ const targetFor = (roomName) => {
   return best?.target;
 };
 
+/**
+ * One connection per event, closed after it (no keep-alive): a test server that stops must not
+ * wait for the relay's idle connection.
+ */
+const forward = (target, body, headers) =>
+  new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      target,
+      { method: 'POST', agent: false, headers: { ...headers, connection: 'close', 'content-length': body.length } },
+      (incoming) => {
+        const chunks = [];
+        incoming.on('data', (chunk) => chunks.push(chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 502, body: Buffer.concat(chunks) }));
+        incoming.on('error', reject);
+      },
+    );
+    outgoing.setTimeout(15_000, () => outgoing.destroy(new Error('timeout')));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+
 const server = http.createServer(async (request, response) => {
   try {
     const body = await readBody(request);
@@ -61,15 +82,11 @@ const server = http.createServer(async (request, response) => {
       response.writeHead(204).end();
       return;
     }
-    const forwarded = await fetch(target, {
-      method: 'POST',
-      headers: {
-        'content-type': request.headers['content-type'] ?? 'application/webhook+json',
-        ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
-      },
-      body,
+    const forwarded = await forward(target, body, {
+      'content-type': request.headers['content-type'] ?? 'application/webhook+json',
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
     }).catch(() => undefined);
-    response.writeHead(forwarded?.status ?? 502).end(forwarded ? await forwarded.text() : '');
+    response.writeHead(forwarded?.status ?? 502).end(forwarded?.body ?? '');
   } catch (error) {
     response.writeHead(400).end(String(error?.message ?? error));
   }

@@ -69,7 +69,7 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
         (await server.database.db
           .select()
           .from(usageSessions)
-          .where(eq(usageSessions.voiceIdentity, participant.identity))).length > 0,
+          .where(eq(usageSessions.voiceConnection, participant.sid))).length > 0,
       'the join webhook',
     );
     return listed(server, channelId, participant.identity);

@@ -39,6 +39,8 @@ export class LivekitTestParticipant {
   /** Our own permissions, as LiveKit last told us. */
   permission: ParticipantPermission | undefined;
   identity = '';
+  /** LiveKit's id of this connection (a rejoin with the same identity gets a new one). */
+  sid = '';
   /** LiveKit closed the connection or asked us to leave. */
   closed = false;
   error: unknown;
@@ -173,6 +175,7 @@ export class LivekitTestParticipant {
     switch (message.case) {
       case 'join': {
         this.identity = message.value.participant?.identity ?? '';
+        this.sid = message.value.participant?.sid ?? '';
         this.permission = message.value.participant?.permission;
         this.remember(message.value.otherParticipants);
         this.pingTimer = setInterval(

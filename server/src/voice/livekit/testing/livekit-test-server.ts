@@ -57,9 +57,7 @@ export async function startLivekitTestServer(
     rooms: new RoomServiceClient(livekitHttpUrl(testLivekit.url!), testLivekit.apiKey, testLivekit.apiSecret),
     async stop() {
       await register('DELETE').catch(() => undefined);
-      console.log('unregistered', Date.now());
       await server.close();
-      console.log('closed', Date.now());
     },
   };
 }
