@@ -216,7 +216,9 @@ export class LivekitTestParticipant {
               }),
             });
           })
-          .catch((error: unknown) => (this.error = error));
+          .catch((error: unknown) => {
+            this.error = error;
+          });
         return;
       }
       case 'trickle': {
