@@ -45,11 +45,17 @@ const forward = (target, body, headers) =>
   new Promise((resolve, reject) => {
     const outgoing = http.request(
       target,
-      { method: 'POST', agent: false, headers: { ...headers, connection: 'close', 'content-length': body.length } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, connection: 'close', 'content-length': body.length },
+      },
       (incoming) => {
         const chunks = [];
         incoming.on('data', (chunk) => chunks.push(chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 502, body: Buffer.concat(chunks) }));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 502, body: Buffer.concat(chunks) }),
+        );
         incoming.on('error', reject);
       },
     );
@@ -91,4 +97,6 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(400).end(String(error?.message ?? error));
   }
 });
-server.listen(port, '127.0.0.1', () => process.stderr.write(`webhook relay on 127.0.0.1:${port}\n`));
+server.listen(port, '127.0.0.1', () =>
+  process.stderr.write(`webhook relay on 127.0.0.1:${port}\n`),
+);

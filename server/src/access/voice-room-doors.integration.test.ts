@@ -86,9 +86,12 @@ const ACTORS: Actor[] = [
     billing: 'on',
     member: true,
     change: async ({ admin, actor, channelId }) => {
-      const mute = await admin.client.request(`/api/channels/${channelId}/members/${actor.id}/mute`, {
-        method: 'POST',
-      });
+      const mute = await admin.client.request(
+        `/api/channels/${channelId}/members/${actor.id}/mute`,
+        {
+          method: 'POST',
+        },
+      );
       expect(mute.status).toBe(200);
     },
     token: 200,
@@ -97,27 +100,25 @@ const ACTORS: Actor[] = [
     livekitOldToken: 'silenced',
     livekitRefreshedToken: 'silenced',
   },
-  ...(['on', 'off'] as const).map(
-    (billing): Actor => ({
-      name: `over-allowance member, BILLING=${billing}`,
-      billing,
-      member: true,
-      change: async ({ server, actor, channelId }) => {
-        await server.database.db.insert(usageSessions).values({
-          userId: actor.id,
-          channelId,
-          startedAt: new Date(Date.now() - 1000),
-          endedAt: new Date(),
-          participantMinutes: OVER_ALLOWANCE_MINUTES,
-        });
-      },
-      token: billing === 'on' ? 429 : 200,
-      sfu: billing === 'on' ? 'refused' : 'admitted',
-      livekitJoin: billing === 'on' ? undefined : 'admitted',
-      livekitOldToken: billing === 'on' ? 'refused' : 'admitted',
-      livekitRefreshedToken: billing === 'on' ? 'refused' : 'admitted',
-    }),
-  ),
+  ...(['on', 'off'] as const).map((billing): Actor => ({
+    name: `over-allowance member, BILLING=${billing}`,
+    billing,
+    member: true,
+    change: async ({ server, actor, channelId }) => {
+      await server.database.db.insert(usageSessions).values({
+        userId: actor.id,
+        channelId,
+        startedAt: new Date(Date.now() - 1000),
+        endedAt: new Date(),
+        participantMinutes: OVER_ALLOWANCE_MINUTES,
+      });
+    },
+    token: billing === 'on' ? 429 : 200,
+    sfu: billing === 'on' ? 'refused' : 'admitted',
+    livekitJoin: billing === 'on' ? undefined : 'admitted',
+    livekitOldToken: billing === 'on' ? 'refused' : 'admitted',
+    livekitRefreshedToken: billing === 'on' ? 'refused' : 'admitted',
+  })),
   {
     // Blocking keeps two people's audio apart (voice/livekit and the SFU's own tests); it does not
     // keep anyone out of a room.
@@ -125,7 +126,9 @@ const ACTORS: Actor[] = [
     billing: 'on',
     member: true,
     change: async ({ admin, actor }) => {
-      expect((await admin.client.request(`/api/users/${actor.id}/block`, { method: 'POST' })).status).toBe(200);
+      expect(
+        (await admin.client.request(`/api/users/${actor.id}/block`, { method: 'POST' })).status,
+      ).toBe(200);
     },
     token: 200,
     sfu: 'admitted',
@@ -155,7 +158,10 @@ interface Cast {
 
 let serial = 0;
 /** A fresh user (own session), a channel of the admin's, membership if the actor is a member. */
-async function setUpActor(cast: Cast, actor: Actor): Promise<{ person: Person; channelId: number }> {
+async function setUpActor(
+  cast: Cast,
+  actor: Actor,
+): Promise<{ person: Person; channelId: number }> {
   serial++;
   const person = await signIn(cast.server, `Actor ${serial}`, `actor${serial}@example.com`);
   const channelId = await createChannel(cast.admin, `Doors ${serial}`);
@@ -171,56 +177,69 @@ async function castOf(server: TestServer): Promise<Cast> {
   return { server, admin, superadmin };
 }
 
-describe.each(testDatabases().slice(0, 1))('who may be in a voice room: the built-in SFU ($name)', (database) => {
-  const casts = new Map<'on' | 'off', Cast>();
-  beforeAll(async () => {
-    for (const billing of ['on', 'off'] as const)
-      casts.set(billing, await castOf(await startTestServer(await database.open(), { BILLING: billing })));
-  });
-  afterAll(async () => {
-    for (const cast of casts.values()) {
-      await cast.server.close();
-      await cast.server.database.close();
-    }
-  });
-
-  const sfuJoin = async (server: TestServer, token: string) =>
-    WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token);
-
-  it.each(ACTORS)('$name: token $token, SFU join $sfu', async (actor) => {
-    const cast = casts.get(actor.billing)!;
-    const { person, channelId } = await setUpActor(cast, actor);
-    const before = actor.member ? await requestToken(cast.server, person, channelId) : undefined;
-    if (before) expect(before.status).toBe(200);
-    await actor.change?.({ server: cast.server, admin: cast.admin, actor: person, channelId });
-    expect((await requestToken(cast.server, person, channelId)).status).toBe(actor.token);
-    if (!before || !actor.sfu) return; // never a member: no token to try at the SFU
-
-    const observer = await sfuJoin(cast.server, (await requestToken(cast.server, cast.admin, channelId)).token!);
-    const voice = await sfuJoin(cast.server, before!.token!);
-    try {
-      let outcome: Outcome;
-      if (voice.closeCode !== undefined || !voice.joined) outcome = 'refused';
-      else {
-        const silenced = () =>
-          observer.messages.some((m) => m.type === 'publisher_muted' && m.userId === person.id && m.muted);
-        await observer.waitFor(silenced, 1000).catch(() => undefined);
-        outcome = silenced() ? 'silenced' : 'admitted';
+describe.each(testDatabases().slice(0, 1))(
+  'who may be in a voice room: the built-in SFU ($name)',
+  (database) => {
+    const casts = new Map<'on' | 'off', Cast>();
+    beforeAll(async () => {
+      for (const billing of ['on', 'off'] as const)
+        casts.set(
+          billing,
+          await castOf(await startTestServer(await database.open(), { BILLING: billing })),
+        );
+    });
+    afterAll(async () => {
+      for (const cast of casts.values()) {
+        await cast.server.close();
+        await cast.server.database.close();
       }
-      expect(outcome).toBe(actor.sfu);
-    } finally {
-      await voice.close();
-      await observer.close();
-    }
-  });
-});
+    });
+
+    const sfuJoin = async (server: TestServer, token: string) =>
+      WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token);
+
+    it.each(ACTORS)('$name: token $token, SFU join $sfu', async (actor) => {
+      const cast = casts.get(actor.billing)!;
+      const { person, channelId } = await setUpActor(cast, actor);
+      const before = actor.member ? await requestToken(cast.server, person, channelId) : undefined;
+      if (before) expect(before.status).toBe(200);
+      await actor.change?.({ server: cast.server, admin: cast.admin, actor: person, channelId });
+      expect((await requestToken(cast.server, person, channelId)).status).toBe(actor.token);
+      if (!before || !actor.sfu) return; // never a member: no token to try at the SFU
+
+      const observer = await sfuJoin(
+        cast.server,
+        (await requestToken(cast.server, cast.admin, channelId)).token!,
+      );
+      const voice = await sfuJoin(cast.server, before.token!);
+      try {
+        let outcome: Outcome;
+        if (voice.closeCode !== undefined || !voice.joined) outcome = 'refused';
+        else {
+          const silenced = () =>
+            observer.messages.some(
+              (m) => m.type === 'publisher_muted' && m.userId === person.id && m.muted,
+            );
+          await observer.waitFor(silenced, 1000).catch(() => undefined);
+          outcome = silenced() ? 'silenced' : 'admitted';
+        }
+        expect(outcome).toBe(actor.sfu);
+      } finally {
+        await voice.close();
+        await observer.close();
+      }
+    });
+  },
+);
 
 describe.runIf(livekitWithWebhooks)('who may be in a voice room: LiveKit', () => {
   const casts = new Map<'on' | 'off', Cast & { server: LivekitTestServer }>();
   const participants: LivekitTestParticipant[] = [];
   beforeAll(async () => {
     for (const billing of ['on', 'off'] as const) {
-      const server = await startLivekitTestServer(await testDatabases()[0]!.open(), { BILLING: billing });
+      const server = await startLivekitTestServer(await testDatabases()[0]!.open(), {
+        BILLING: billing,
+      });
       casts.set(billing, { ...(await castOf(server)), server });
     }
   });
@@ -238,12 +257,24 @@ describe.runIf(livekitWithWebhooks)('who may be in a voice room: LiveKit', () =>
     return participant;
   };
   /** What the app's join webhook decided: removed, or let in with or without the publish right. */
-  const outcomeOf = async (server: LivekitTestServer, channelId: number, participant: LivekitTestParticipant): Promise<Outcome> => {
+  const outcomeOf = async (
+    server: LivekitTestServer,
+    channelId: number,
+    participant: LivekitTestParticipant,
+  ): Promise<Outcome> => {
     const metered = async () =>
-      (await server.database.db.select().from(usageSessions).where(eq(usageSessions.voiceConnection, participant.sid))).length > 0;
+      (
+        await server.database.db
+          .select()
+          .from(usageSessions)
+          .where(eq(usageSessions.voiceConnection, participant.sid))
+      ).length > 0;
     await eventually(async () => participant.closed || (await metered()), 'the join webhook');
     if (participant.closed) {
-      await eventually(async () => !(await listed(server, channelId, participant.identity)), 'removed from the room');
+      await eventually(
+        async () => !(await listed(server, channelId, participant.identity)),
+        'removed from the room',
+      );
       return 'refused';
     }
     const info = await listed(server, channelId, participant.identity);
@@ -268,10 +299,15 @@ describe.runIf(livekitWithWebhooks)('who may be in a voice room: LiveKit', () =>
 
       const fresh = await requestToken(server, person, channelId);
       expect(fresh.status).toBe(actor.token);
-      if (actor.livekitJoin) expect(await outcomeOf(server, channelId, await join(fresh.token!))).toBe(actor.livekitJoin);
+      if (actor.livekitJoin)
+        expect(await outcomeOf(server, channelId, await join(fresh.token!))).toBe(
+          actor.livekitJoin,
+        );
       else expect(fresh.token).toBeUndefined();
       expect(await outcomeOf(server, channelId, await join(oldToken))).toBe(actor.livekitOldToken);
-      expect(await outcomeOf(server, channelId, await join(refreshed))).toBe(actor.livekitRefreshedToken);
+      expect(await outcomeOf(server, channelId, await join(refreshed))).toBe(
+        actor.livekitRefreshedToken,
+      );
     },
   );
 });

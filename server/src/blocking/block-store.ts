@@ -48,5 +48,7 @@ export async function blockRelationsOf(db: Queryable, userId: string): Promise<s
     .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
     .from(blocks)
     .where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
-  return [...new Set(rows.map((row) => (row.blockerId === userId ? row.blockedId : row.blockerId)))];
+  return [
+    ...new Set(rows.map((row) => (row.blockerId === userId ? row.blockedId : row.blockerId))),
+  ];
 }

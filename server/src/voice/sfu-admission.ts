@@ -12,7 +12,8 @@ export function admitFromDatabase(
   deps: VoiceAccessDeps,
 ): (token: VerifiedVoiceToken) => Promise<SfuAdmission> {
   return async (token) => {
-    if (!token.sessionId) return { admitted: false, reason: 'session_ended', message: 'sign in again' };
+    if (!token.sessionId)
+      return { admitted: false, reason: 'session_ended', message: 'sign in again' };
     const channelId = channelIdOfRoom(token.roomName);
     if (channelId === undefined)
       return { admitted: false, reason: 'not_a_member', message: 'not a member of this channel' };

@@ -27,12 +27,18 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
     } catch (error) {
       // Refusals name the provider too, so "Failed to get {provider} token" names the right one.
       if (error instanceof HttpError)
-        throw new HttpError(error.statusCode, error.message, { ...error.body, provider: voice.name });
+        throw new HttpError(error.statusCode, error.message, {
+          ...error.body,
+          provider: voice.name,
+        });
       throw error;
     }
   });
 
-  const issueToken = async (input: unknown, request: FastifyRequest): Promise<VoiceTokenResponse> => {
+  const issueToken = async (
+    input: unknown,
+    request: FastifyRequest,
+  ): Promise<VoiceTokenResponse> => {
     const body = voiceTokenRequestSchema.parse(input);
     const { user } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');

@@ -73,7 +73,9 @@ export async function mayOpenVoice(
   const channel = await findChannel(db, request.channelId);
   if (!channel) return refuse('not_a_member');
   const walkie = channel.talkMode === 'walkie';
-  const holderId = walkie ? ((await deps.floors?.current(request.channelId))?.holderId ?? null) : null;
+  const holderId = walkie
+    ? ((await deps.floors?.current(request.channelId))?.holderId ?? null)
+    : null;
   return {
     admitted: true,
     muted: membership.isMuted,

@@ -66,10 +66,12 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     await eventually(
       async () =>
         participant.closed ||
-        (await server.database.db
-          .select()
-          .from(usageSessions)
-          .where(eq(usageSessions.voiceConnection, participant.sid))).length > 0,
+        (
+          await server.database.db
+            .select()
+            .from(usageSessions)
+            .where(eq(usageSessions.voiceConnection, participant.sid))
+        ).length > 0,
       'the join webhook',
     );
     return listed(server, channelId, participant.identity);
@@ -82,9 +84,16 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     return true;
   };
   /** One packet sequence per talker: a sequence number sent twice is dropped as a replay. */
-  const packets = new WeakMap<LivekitTestParticipant, () => ReturnType<ReturnType<typeof opusPacketFactory>>>();
+  const packets = new WeakMap<
+    LivekitTestParticipant,
+    () => ReturnType<ReturnType<typeof opusPacketFactory>>
+  >();
   /** Packets `listener` hears of `talker` while `talker` sends `count`. */
-  const heardWhile = async (listener: LivekitTestParticipant, talker: LivekitTestParticipant, count: number) => {
+  const heardWhile = async (
+    listener: LivekitTestParticipant,
+    talker: LivekitTestParticipant,
+    count: number,
+  ) => {
     const before = listener.heard(talker.identity);
     let next = packets.get(talker);
     if (!next) {
@@ -102,7 +111,11 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     return channelId;
   };
   const refreshedTokenOf = async (participant: LivekitTestParticipant) => {
-    await participant.waitFor(() => participant.refreshedToken !== undefined, 10_000, 'a refreshed token');
+    await participant.waitFor(
+      () => participant.refreshedToken !== undefined,
+      10_000,
+      'a refreshed token',
+    );
     return participant.refreshedToken!;
   };
 
@@ -120,7 +133,11 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     const listener = await join(await tokenOf(server, admin, channelId));
     await decided(listener, channelId);
     await talker.publishMicrophone();
-    await eventually(async () => (await heardWhile(listener, talker, 25)) > 0, 'audio through LiveKit', 20_000);
+    await eventually(
+      async () => (await heardWhile(listener, talker, 25)) > 0,
+      'audio through LiveKit',
+      20_000,
+    );
   });
 
   it('removes a removed member who comes back with the old token or the refreshed one', async () => {
@@ -143,7 +160,9 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
   it("does not bring back a deleted channel's room for an old token", async () => {
     const channelId = await channelWith('Deleted', bea);
     const oldToken = await tokenOf(server, bea, channelId);
-    expect((await admin.client.request(`/api/channels/${channelId}`, { method: 'DELETE' })).status).toBe(200);
+    expect(
+      (await admin.client.request(`/api/channels/${channelId}`, { method: 'DELETE' })).status,
+    ).toBe(200);
     const again = await join(oldToken);
     await eventually(() => again.closed, 'the join refused');
     const rooms = await server.rooms.listRooms([`${server.prefix}${channelId}`]);
@@ -176,10 +195,15 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     sockets.push(socket);
     socket.send({ type: 'join_channel', channelId, userId: bea.id });
     socket.send({ type: 'floor_request', channelId });
-    await socket.next((m: { type?: string; holder?: { id: string } | null }) => m.type === 'floor_state' && m.holder?.id === bea.id);
+    await socket.next(
+      (m: { type?: string; holder?: { id: string } | null }) =>
+        m.type === 'floor_state' && m.holder?.id === bea.id,
+    );
     const whileHolding = await tokenOf(server, bea, channelId);
     socket.send({ type: 'floor_release', channelId });
-    await socket.next((m: { type?: string; holder?: unknown }) => m.type === 'floor_state' && m.holder === null);
+    await socket.next(
+      (m: { type?: string; holder?: unknown }) => m.type === 'floor_state' && m.holder === null,
+    );
 
     const listener = await join(await tokenOf(server, admin, channelId));
     await decided(listener, channelId);
@@ -201,11 +225,16 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     sockets.push(socket);
     socket.send({ type: 'join_channel', channelId, userId: cal.id });
     socket.send({ type: 'floor_request', channelId });
-    await socket.next((m: { type?: string; holder?: { id: string } | null }) => m.type === 'floor_state' && m.holder?.id === cal.id);
+    await socket.next(
+      (m: { type?: string; holder?: { id: string } | null }) =>
+        m.type === 'floor_state' && m.holder?.id === cal.id,
+    );
     const path = `/api/channels/${channelId}/members/${bea.id}/mute`;
     expect((await admin.client.request(path, { method: 'POST' })).status).toBe(200);
     expect((await admin.client.request(path, { method: 'DELETE' })).status).toBe(200);
-    expect((await listed(server, channelId, beaVoice.identity))?.permission?.canPublish).toBe(false);
+    expect((await listed(server, channelId, beaVoice.identity))?.permission?.canPublish).toBe(
+      false,
+    );
   });
 
   it('removes an over-allowance user (billing on) who rejoins with an old token', async () => {
@@ -230,7 +259,11 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     const livekit = server.app.ctx.voice.livekit!;
     // Three minutes later by the sweeper's clock: nobody has a socket, LiveKit still lists Bea.
     const later = Date.now() + 3 * 60_000;
-    await new UsageSweeper(server.database.db, async () => ({ connectionIds: await livekit.connectionIds() }), () => later).sweep();
+    await new UsageSweeper(
+      server.database.db,
+      async () => ({ connectionIds: await livekit.connectionIds() }),
+      () => later,
+    ).sweep();
     const [row] = await server.database.db
       .select()
       .from(usageSessions)
@@ -246,19 +279,41 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     const calVoice = await join(await tokenOf(server, cal, channelId));
     for (const p of [ada, beaVoice, calVoice]) await decided(p, channelId);
     for (const p of [ada, beaVoice]) await p.publishMicrophone();
-    await eventually(async () => (await heardWhile(ada, beaVoice, 25)) > 0, 'Ada hears Bea', 20_000);
-    await eventually(async () => (await heardWhile(beaVoice, ada, 25)) > 0, 'Bea hears Ada', 20_000);
+    await eventually(
+      async () => (await heardWhile(ada, beaVoice, 25)) > 0,
+      'Ada hears Bea',
+      20_000,
+    );
+    await eventually(
+      async () => (await heardWhile(beaVoice, ada, 25)) > 0,
+      'Bea hears Ada',
+      20_000,
+    );
 
     const block = await admin.client.request(`/api/users/${bea.id}/block`, { method: 'POST' });
     expect(block.status).toBe(200);
     // LiveKit applies the unsubscription on its own time, a few packets after it answered.
-    await eventually(async () => (await heardWhile(ada, beaVoice, 10)) === 0, 'Ada stops hearing Bea');
-    await eventually(async () => (await heardWhile(beaVoice, ada, 10)) === 0, 'Bea stops hearing Ada');
+    await eventually(
+      async () => (await heardWhile(ada, beaVoice, 10)) === 0,
+      'Ada stops hearing Bea',
+    );
+    await eventually(
+      async () => (await heardWhile(beaVoice, ada, 10)) === 0,
+      'Bea stops hearing Ada',
+    );
     expect(await heardWhile(ada, beaVoice, 100)).toBe(0);
     expect(await heardWhile(beaVoice, ada, 100)).toBe(0);
     // Cal, who blocked nobody, still hears both.
-    await eventually(async () => (await heardWhile(calVoice, beaVoice, 25)) > 0, 'Cal hears Bea', 20_000);
-    await eventually(async () => (await heardWhile(calVoice, ada, 25)) > 0, 'Cal hears Ada', 20_000);
+    await eventually(
+      async () => (await heardWhile(calVoice, beaVoice, 25)) > 0,
+      'Cal hears Bea',
+      20_000,
+    );
+    await eventually(
+      async () => (await heardWhile(calVoice, ada, 25)) > 0,
+      'Cal hears Ada',
+      20_000,
+    );
 
     // Ada comes back while the block stands: once LiveKit told the app of her join, Bea's audio
     // does not reach her.
@@ -270,6 +325,10 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
 
     const unblock = await admin.client.request(`/api/users/${bea.id}/block`, { method: 'DELETE' });
     expect(unblock.status).toBe(200);
-    await eventually(async () => (await heardWhile(adaAgain, beaVoice, 25)) > 0, 'Ada hears Bea again', 20_000);
+    await eventually(
+      async () => (await heardWhile(adaAgain, beaVoice, 25)) > 0,
+      'Ada hears Bea again',
+      20_000,
+    );
   });
 });

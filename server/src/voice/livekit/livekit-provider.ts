@@ -1,10 +1,5 @@
 import { count, eq, inArray } from 'drizzle-orm';
-import {
-  RoomServiceClient,
-  TrackType,
-  TwirpError,
-  type ParticipantInfo,
-} from 'livekit-server-sdk';
+import { RoomServiceClient, TrackType, TwirpError, type ParticipantInfo } from 'livekit-server-sdk';
 import type { ChannelTalkMode } from '../../../../protocol/floor.js';
 import { userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import type { Config } from '../../config/config.js';
@@ -194,7 +189,8 @@ export function createLivekitProvider(
         metadata: roomMetadata(talkMode),
       });
       // An existing room keeps its metadata on create: make sure it says the mode of now.
-      if (talkModeOfMetadata(room.metadata) !== talkMode) await setRoomTalkMode(channelId, talkMode);
+      if (talkModeOfMetadata(room.metadata) !== talkMode)
+        await setRoomTalkMode(channelId, talkMode);
     },
 
     /**
@@ -223,7 +219,11 @@ export function createLivekitProvider(
           floor.modeChanged !== undefined ||
           userId === floor.holderId ||
           userId === floor.previousHolderId;
-        if (changed) await applyRights(channelId, participant.identity, { muted: muted.has(userId), floor: now });
+        if (changed)
+          await applyRights(channelId, participant.identity, {
+            muted: muted.has(userId),
+            floor: now,
+          });
       }
     },
 

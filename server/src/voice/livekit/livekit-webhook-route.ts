@@ -47,7 +47,11 @@ function connectionOf(event: WebhookEvent, roomPrefix: string): VoiceConnection 
 
 /** Postgres' foreign-key violation, however the driver wraps it. */
 const isForeignKeyViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause)
+  for (
+    let e: unknown = error;
+    typeof e === 'object' && e !== null;
+    e = (e as { cause?: unknown }).cause
+  )
     if ('code' in e && e.code === '23503') return true;
   return false;
 };
@@ -161,7 +165,10 @@ export function registerLivekitWebhook(
       try {
         await refuseReplays(counters, event, new Date());
       } catch (error) {
-        request.log.warn({ event: event.event, id: event.id, err: error }, 'livekit webhook refused');
+        request.log.warn(
+          { event: event.event, id: event.id, err: error },
+          'livekit webhook refused',
+        );
         throw error;
       }
       const deps = {
@@ -173,7 +180,8 @@ export function registerLivekitWebhook(
       };
       try {
         const handled = await handleLivekitEvent(deps, event);
-        if (handled) request.log.info({ event: event.event, ...handled }, 'livekit webhook handled');
+        if (handled)
+          request.log.info({ event: event.event, ...handled }, 'livekit webhook handled');
       } catch (error) {
         if (!isForeignKeyViolation(error)) {
           // Not taken: LiveKit's retry of this very event must get through.

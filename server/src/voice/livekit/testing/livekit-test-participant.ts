@@ -12,12 +12,7 @@ import {
   type ParticipantInfo,
   type ParticipantPermission,
 } from '@livekit/protocol';
-import {
-  MediaStreamTrack,
-  RTCPeerConnection,
-  type RTCIceCandidate,
-  type RtpPacket,
-} from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, type RTCIceCandidate, type RtpPacket } from 'werift';
 import WebSocket from 'ws';
 import { participantPeerConfig } from '../../sfu/peer-config.js';
 
@@ -114,7 +109,11 @@ export class LivekitTestParticipant {
         disableRed: true,
       }),
     });
-    await this.waitFor(() => this.publishedSid !== undefined || this.closed, 10_000, 'track published');
+    await this.waitFor(
+      () => this.publishedSid !== undefined || this.closed,
+      10_000,
+      'track published',
+    );
     this.publisher.addTransceiver(this.microphone, { direction: 'sendonly' });
     const offer = await this.publisher.createOffer();
     await this.publisher.setLocalDescription(offer);
@@ -198,7 +197,9 @@ export class LivekitTestParticipant {
         return;
       case 'answer': {
         const sdp = message.value.sdp;
-        void this.publisher.setRemoteDescription({ type: 'answer', sdp }).catch((e: unknown) => (this.error = e));
+        void this.publisher
+          .setRemoteDescription({ type: 'answer', sdp })
+          .catch((e: unknown) => (this.error = e));
         return;
       }
       case 'offer': {
@@ -224,7 +225,8 @@ export class LivekitTestParticipant {
       case 'trickle': {
         const init = JSON.parse(message.value.candidateInit) as { candidate: string };
         if (!init.candidate) return;
-        const pc = message.value.target === SignalTarget.PUBLISHER ? this.publisher : this.subscriber;
+        const pc =
+          message.value.target === SignalTarget.PUBLISHER ? this.publisher : this.subscriber;
         pc.addIceCandidate(init).catch(() => undefined);
         return;
       }

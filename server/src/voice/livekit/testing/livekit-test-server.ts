@@ -54,7 +54,11 @@ export async function startLivekitTestServer(
   return {
     ...server,
     prefix,
-    rooms: new RoomServiceClient(livekitHttpUrl(testLivekit.url!), testLivekit.apiKey, testLivekit.apiSecret),
+    rooms: new RoomServiceClient(
+      livekitHttpUrl(testLivekit.url!),
+      testLivekit.apiKey,
+      testLivekit.apiSecret,
+    ),
     async stop() {
       await register('DELETE').catch(() => undefined);
       await server.close();
@@ -78,7 +82,11 @@ export async function requestToken(
   return { status: response.status, token: body.token };
 }
 
-export async function tokenOf(server: TestServer, person: Person, channelId: number): Promise<string> {
+export async function tokenOf(
+  server: TestServer,
+  person: Person,
+  channelId: number,
+): Promise<string> {
   const { status, token } = await requestToken(server, person, channelId);
   expect(status).toBe(200);
   return token!;
@@ -102,7 +110,11 @@ export async function listed(
 }
 
 /** Polls until `check` holds (generous timeout: the webhook and LiveKit are asynchronous). */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
