@@ -32,6 +32,8 @@ import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floo
 const PRESENCE_REAP_INTERVAL_MS = 1_000;
 /** Usage sessions of users gone for two minutes are closed this often. */
 const USAGE_SWEEP_INTERVAL_MS = 30_000;
+/** LiveKit: blocked people's subscriptions to each other are withdrawn again this often. */
+const BLOCKS_REAPPLY_INTERVAL_MS = 10_000;
 
 export interface ComposeOptions {
   config: Config;
@@ -157,6 +159,16 @@ export async function compose({
     setInterval(() => {
       sweeper.sweep().catch((error: unknown) => log.error({ err: error }, 'usage sweep failed'));
     }, USAGE_SWEEP_INTERVAL_MS),
+    // LiveKit: a client that subscribed again to someone in a block relation is cut off again.
+    ...(livekit?.configured
+      ? [
+          setInterval(() => {
+            livekit
+              .keepBlocksApart()
+              .catch((error: unknown) => log.error({ err: error }, 'keeping blocks apart failed'));
+          }, BLOCKS_REAPPLY_INTERVAL_MS),
+        ]
+      : []),
   ];
   for (const timer of timers) timer.unref();
 

@@ -323,6 +323,19 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await heardWhile(adaAgain, beaVoice, 100)).toBe(0);
 
+    // A modified client subscribes again on its own; the app's timer withdraws it again.
+    adaAgain.setSubscribed([beaVoice.publishedTrackSid!], true);
+    await eventually(
+      async () => (await heardWhile(adaAgain, beaVoice, 10)) > 0,
+      'a client-side resubscription',
+    );
+    await server.app.ctx.voice.livekit!.keepBlocksApart();
+    await eventually(
+      async () => (await heardWhile(adaAgain, beaVoice, 10)) === 0,
+      'Ada cut off again',
+    );
+    expect(await heardWhile(adaAgain, beaVoice, 100)).toBe(0);
+
     const unblock = await admin.client.request(`/api/users/${bea.id}/block`, { method: 'DELETE' });
     expect(unblock.status).toBe(200);
     await eventually(

@@ -1,11 +1,11 @@
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { RoomServiceClient, TrackType, TwirpError, type ParticipantInfo } from 'livekit-server-sdk';
 import type { ChannelTalkMode } from '../../../../protocol/floor.js';
 import { userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import type { Config } from '../../config/config.js';
 import { blockRelationsOf } from '../../blocking/block-store.js';
 import { findChannel, mutedUserIds } from '../../channels/membership-store.js';
-import { channelMembers } from '../../db/schema.js';
+import { blocks, channelMembers } from '../../db/schema.js';
 import { mayOpenVoice, type VoiceAccessDeps, type VoiceFloorNow } from '../voice-access.js';
 import type { VoiceProvider } from '../voice-provider.js';
 import { sessionOfIdentity } from './livekit-identities.js';
@@ -62,6 +62,11 @@ export interface LivekitProvider extends VoiceProvider {
   trackPublished(channelId: number, publisherIdentity: string, trackSid: string): Promise<void>;
   /** Sids of every participant now in this deployment's rooms (LiveKit's own list), for metering. */
   connectionIds(): Promise<string[]>;
+  /**
+   * Unsubscribes again, in every room, everyone in a block relation from the other's audio: a
+   * client may subscribe again on its own, so this runs on a timer and bounds how long it hears.
+   */
+  keepBlocksApart(): Promise<void>;
 }
 
 /**
@@ -98,6 +103,7 @@ export function createLivekitProvider(
       }),
       trackPublished: async () => undefined,
       connectionIds: async () => [],
+      keepBlocksApart: async () => undefined,
     };
   }
   const { db } = access;
@@ -169,6 +175,11 @@ export function createLivekitProvider(
       await setHearing(channelId, other, participant, false);
     }
   };
+  const ourRooms = async () =>
+    (await service.listRooms()).flatMap((room) => {
+      const channelId = channelIdOfLivekitRoom(roomPrefix, room.name);
+      return channelId === undefined ? [] : [{ channelId, name: room.name }];
+    });
   const remove = async (channelId: number, identity: string) => {
     await service.removeParticipant(roomName(channelId), identity).catch(ignoreNotFound);
   };
@@ -303,18 +314,26 @@ export function createLivekitProvider(
     },
 
     async connectionIds() {
-      const ours = (await service.listRooms()).filter(
-        (room) => channelIdOfLivekitRoom(roomPrefix, room.name) !== undefined,
-      );
       const sids: string[] = [];
-      for (const room of ours) {
-        const participants = await service.listParticipants(room.name).catch((error: unknown) => {
-          ignoreNotFound(error);
-          return [] as ParticipantInfo[];
-        });
-        sids.push(...participants.map((p) => p.sid));
-      }
+      for (const room of await ourRooms())
+        sids.push(...(await participantsOf(room.channelId)).map((p) => p.sid));
       return sids;
+    },
+
+    async keepBlocksApart() {
+      for (const room of await ourRooms()) {
+        const everyone = await participantsOf(room.channelId);
+        const userIds = [...new Set(everyone.flatMap((p) => userIdFromIdentity(p.identity) ?? []))];
+        if (userIds.length < 2) continue;
+        const pairs = await db
+          .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
+          .from(blocks)
+          .where(and(inArray(blocks.blockerId, userIds), inArray(blocks.blockedId, userIds)));
+        for (const { blockerId, blockedId } of pairs) {
+          for (const a of everyone.filter((p) => userIdFromIdentity(p.identity) === blockerId))
+            await keepApart(room.channelId, a, [blockedId], everyone);
+        }
+      }
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   TrackSource,
   TrackType,
   TrickleRequest,
+  UpdateSubscription,
   type ParticipantInfo,
   type ParticipantPermission,
 } from '@livekit/protocol';
@@ -129,6 +130,16 @@ export class LivekitTestParticipant {
       15_000,
       'publisher connected',
     );
+  }
+
+  /** The sid LiveKit gave our microphone track, once published. */
+  get publishedTrackSid(): string | undefined {
+    return this.publishedSid;
+  }
+
+  /** What a modified client may do: ask LiveKit itself to subscribe to (or drop) these tracks. */
+  setSubscribed(trackSids: string[], subscribe: boolean): void {
+    this.send({ case: 'subscription', value: new UpdateSubscription({ trackSids, subscribe }) });
   }
 
   /** Sends `count` packets, 20 ms apart, as the microphone. */
