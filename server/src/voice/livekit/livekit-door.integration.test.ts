@@ -344,4 +344,37 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
       20_000,
     );
   });
+
+  it("records a walkie-talkie transmission with the server's own listener, in the room the app made", async () => {
+    const channelId = await channelWith('Recorded', bea);
+    await admin.client.request(`/api/channels/${channelId}/talk-mode`, {
+      method: 'PUT',
+      json: { talkMode: 'walkie', maxTransmissionSeconds: 30 },
+    });
+    const talker = await join(await tokenOf(server, bea, channelId));
+    await decided(talker, channelId);
+    const socket = await TestSocket.open(bea.client);
+    sockets.push(socket);
+    socket.send({ type: 'join_channel', channelId, userId: bea.id });
+    socket.send({ type: 'floor_request', channelId });
+    await socket.next(
+      (m: { type?: string; holder?: { id: string } | null }) =>
+        m.type === 'floor_state' && m.holder?.id === bea.id,
+    );
+    await eventually(
+      async () =>
+        (await listed(server, channelId, talker.identity))?.permission?.canPublish === true,
+      'the publish right with the floor',
+    );
+    await talker.publishMicrophone();
+    const packet = opusPacketFactory();
+    await talker.talk(() => packet(), 150);
+    socket.send({ type: 'floor_release', channelId });
+    await eventually(async () => {
+      const list = (await (
+        await admin.client.request(`/api/channels/${channelId}/transmissions`)
+      ).json()) as { transmissions?: { speaker: { id: string } }[] };
+      return list.transmissions?.some((t) => t.speaker.id === bea.id) ?? false;
+    }, 'the kept transmission');
+  });
 });

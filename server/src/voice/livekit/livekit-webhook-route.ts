@@ -81,6 +81,9 @@ export async function handleLivekitEvent(
     case 'participant_joined': {
       const channelId = channelIdOfLivekitRoom(roomPrefix, event.room?.name);
       if (channelId === undefined || !event.participant) return undefined;
+      // Not `<userId>-<time>-<random>`: the server's own listen-only recorder (decision 024), whose
+      // token only this server mints. Nobody else can hold an identity of that shape.
+      if (userIdFromIdentity(event.participant.identity) === undefined) return undefined;
       const admission = await livekit.admitParticipant(channelId, event.participant);
       const connection = connectionOf(event, roomPrefix);
       if (!admission.admitted || !connection) {
