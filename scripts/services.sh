@@ -95,17 +95,27 @@ install_livekit() {
   mv "$gobin/server" "$binary"; rm -rf "$gobin"
 }
 
+# LiveKit with scripts/livekit/test-livekit.yaml: what ships in deploy/livekit/livekit.yaml that
+# Chirp relies on (no room created by a join; webhooks on), with dev keys. Its webhooks go to the
+# relay on 127.0.0.1:7890 (scripts/livekit/webhook-relay.mjs), where each test registers its rooms'
+# prefix and its own server's URL.
 start_livekit() {
   install_livekit || { say "LiveKit unavailable: suites that need it will not run"; return 0; }
+  if ! curl -sS -o /dev/null http://127.0.0.1:7890/ 2>/dev/null; then
+    say "starting the LiveKit webhook relay on 127.0.0.1:7890"
+    nohup node scripts/livekit/webhook-relay.mjs 7890 >"$STATE_DIR/livekit-webhook-relay.log" 2>&1 &
+  fi
   if ! curl -fsS -o /dev/null http://127.0.0.1:7880/ 2>/dev/null; then
-    say "starting LiveKit (dev mode) on 127.0.0.1:7880"
-    nohup "$(livekit_binary)" --dev --bind 127.0.0.1 --node-ip 127.0.0.1 >"$STATE_DIR/livekit.log" 2>&1 &
+    say "starting LiveKit (dev mode, scripts/livekit/test-livekit.yaml) on 127.0.0.1:7880"
+    nohup "$(livekit_binary)" --dev --config scripts/livekit/test-livekit.yaml --node-ip 127.0.0.1 \
+      >"$STATE_DIR/livekit.log" 2>&1 &
     wait_for 30 curl -fsS -o /dev/null http://127.0.0.1:7880/ || { say "LiveKit did not start; see $STATE_DIR/livekit.log"; return 1; }
   fi
   echo "export TEST_LIVEKIT_URL=ws://127.0.0.1:7880"
   echo "export TEST_LIVEKIT_API_KEY=devkey"
   echo "export TEST_LIVEKIT_API_SECRET=secret"
   echo "export TEST_LIVEKIT_BINARY=$(livekit_binary)"
+  echo "export TEST_LIVEKIT_WEBHOOK_RELAY=http://127.0.0.1:7890"
 }
 
 # nginx for the multi-instance end-to-end test (e2e/multi-instance.spec.ts), which starts its own

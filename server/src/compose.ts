@@ -35,6 +35,8 @@ import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floo
 const PRESENCE_REAP_INTERVAL_MS = 1_000;
 /** Usage sessions of users gone for two minutes are closed this often. */
 const USAGE_SWEEP_INTERVAL_MS = 30_000;
+/** LiveKit: blocked people's subscriptions to each other are withdrawn again this often. */
+const BLOCKS_REAPPLY_INTERVAL_MS = 10_000;
 
 export interface ComposeOptions {
   config: Config;
@@ -101,14 +103,16 @@ export async function compose({
   });
   // Walkie-talkie recording: the built-in SFU records what it forwards; with LiveKit, a hidden
   // listen-only participant of the granting instance does (decision 024).
+  const { livekit } = voice;
   const livekitTransmissions =
-    voice.provider.name === 'LiveKit' && voice.provider.configured
+    livekit?.configured
       ? new LiveKitTransmissions({
           config,
           bus,
           store: transmissions,
           channelEvents,
           log: log.child({ feature: 'transmissions' }),
+          ensureRoom: (channelId) => livekit.ensureRoom(channelId),
         })
       : undefined;
   const floor = new FloorService({
@@ -147,6 +151,7 @@ export async function compose({
   // However a sign-in session or an account ends, its voice ends with its sockets, on every instance.
   sockets.onSessionEnded(
     endVoiceOfSession({
+      db,
       voice,
       floor,
       livekit: livekitUserRemoval(config),
@@ -154,10 +159,12 @@ export async function compose({
     }),
   );
 
-  // Built-in SFU: the connections it holds are seen; LiveKit: connections of users whose socket is.
-  const sweeper = new UsageSweeper(db, () => ({
-    connectionIds: voice.sfu?.connectionIds() ?? [],
-    userIds: voice.sfu ? [] : hub.userIds(),
+  // Built-in SFU: the connections it holds are seen; LiveKit: the participants LiveKit lists,
+  // whether or not their user has a socket here (a connection it carries is billed until it left).
+  const sweeper = new UsageSweeper(db, async () => ({
+    connectionIds: voice.livekit
+      ? await voice.livekit.connectionIds()
+      : (voice.sfu?.connectionIds() ?? []),
   }));
   const timers = [
     setInterval(() => {
@@ -166,6 +173,16 @@ export async function compose({
     setInterval(() => {
       sweeper.sweep().catch((error: unknown) => log.error({ err: error }, 'usage sweep failed'));
     }, USAGE_SWEEP_INTERVAL_MS),
+    // LiveKit: a client that subscribed again to someone in a block relation is cut off again.
+    ...(livekit?.configured
+      ? [
+          setInterval(() => {
+            livekit
+              .keepBlocksApart()
+              .catch((error: unknown) => log.error({ err: error }, 'keeping blocks apart failed'));
+          }, BLOCKS_REAPPLY_INTERVAL_MS),
+        ]
+      : []),
   ];
   for (const timer of timers) timer.unref();
 

@@ -18,18 +18,6 @@ export async function hasBlocked(
   return row !== undefined;
 }
 
-/**
- * Everyone with a block between them and the user, either way (the user blocked them, or they
- * blocked the user): neither hears the other (DESIGN §3), in voice or in kept transmissions.
- */
-export async function blockRelationsOf(db: Database, userId: string): Promise<string[]> {
-  const rows = await db
-    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
-    .from(blocks)
-    .where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
-  return [...new Set(rows.map((row) => (row.blockerId === userId ? row.blockedId : row.blockerId)))];
-}
-
 /** Idempotent: blocking twice leaves one block. */
 export async function block(db: Database, blockerId: string, blockedId: string): Promise<void> {
   await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
@@ -49,4 +37,18 @@ export async function listBlocked(db: Database, blocker: Viewer): Promise<User[]
     .innerJoin(users, eq(users.id, blocks.blockedId))
     .where(eq(blocks.blockerId, blocker.id))
     .orderBy(asc(blocks.createdAt), asc(users.id));
+}
+
+/**
+ * Everyone this user blocked or was blocked by: the people whose voice they must not hear and who
+ * must not hear them. Without duplicates.
+ */
+export async function blockRelationsOf(db: Queryable, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
+    .from(blocks)
+    .where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+  return [
+    ...new Set(rows.map((row) => (row.blockerId === userId ? row.blockedId : row.blockerId))),
+  ];
 }

@@ -234,8 +234,8 @@ export const usageSessions = pgTable(
     /** The voice server's id of that connection (LiveKit's participant sid): one row per connection. */
     voiceConnection: text('voice_connection'),
     /**
-     * The last time this server saw the connection (the built-in SFU holds it; with LiveKit, the
-     * user's socket is open). After a crash the row ends here, so downtime is never billed.
+     * The last time the voice server was seen carrying the connection (the built-in SFU holds it;
+     * LiveKit lists it). After a crash the row ends here, so downtime is never billed.
      */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
@@ -360,4 +360,27 @@ export const transmissions = pgTable(
     index('transmissions_speaker').on(t.speakerId),
     index('transmissions_started').on(t.startedAt),
   ],
+);
+
+/**
+ * Each LiveKit identity the token endpoint minted, and whose it is: LiveKit's join webhook finds
+ * here the sign-in session a participant belongs to (LiveKit shows token attributes to everyone in
+ * the room, so the session is not in the token). A row goes with its session, user or channel.
+ */
+export const livekitIdentities = pgTable(
+  'livekit_identities',
+  {
+    identity: text('identity').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.idHash, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('livekit_identities_session').on(t.sessionId)],
 );

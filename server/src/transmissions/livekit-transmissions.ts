@@ -52,6 +52,8 @@ export class LiveKitTransmissions {
       store: TransmissionStore;
       channelEvents: ChannelEvents;
       log: FastifyBaseLogger;
+      /** Creates the channel's room unless it exists: LiveKit creates no room on a join. */
+      ensureRoom: (channelId: number) => Promise<void>;
     },
   ) {}
 
@@ -121,6 +123,7 @@ export class LiveKitTransmissions {
   private async join(channelId: number): Promise<LiveKitSubscriber> {
     const { url, apiKey, apiSecret, roomPrefix } = this.deps.config.voice.livekit;
     const roomName = livekitRoomName(roomPrefix, channelId);
+    await this.deps.ensureRoom(channelId);
     const token = new AccessToken(apiKey, apiSecret, { identity: this.identity, ttl: '24h' });
     token.addGrant({
       roomJoin: true,

@@ -6,9 +6,9 @@ import {
   startUsageSessionBodySchema,
 } from '../../../protocol/usage.js';
 import { requireChannelMember } from '../access/channel-guards.js';
-import { requireUser } from '../auth/require-user.js';
-import { forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import { withinUsageLimit } from './usage-limit.js';
+import { currentSession, requireUser } from '../auth/require-user.js';
+import { mayOpenVoice } from '../voice/voice-access.js';
+import { forbidden, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import {
   findUsageSession,
   reportUsageSession,
@@ -39,7 +39,16 @@ export function registerUsageRoutes(app: FastifyInstance): void {
   app.post(API_PATHS.usageSessionStart, async (request) => {
     const { channelId } = startUsageSessionBodySchema.parse(request.body);
     const { user } = await requireChannelMember(request, channelId);
-    if (!(await withinUsageLimit(app.ctx, user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
+    const access = await mayOpenVoice(app.ctx.voice.access, {
+      userId: user.id,
+      channelId,
+      sessionId: (await currentSession(request))?.sessionId,
+    });
+    if (!access.admitted) {
+      if (access.reason === 'over_limit') throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
+      if (access.reason === 'session_ended') throw unauthorized();
+      throw forbidden('You are not a member of this channel');
+    }
     const sessionId = await startUsageSession(db(), user.id, channelId);
     request.log.info({ sessionId, channelId }, 'usage session started');
     return { sessionId };

@@ -198,7 +198,7 @@ describe.each(testDatabases())('usage metering on $name', (database) => {
     );
     const sweeper = new UsageSweeper(
       server.database.db,
-      () => ({ connectionIds: [alive.connectionId], userIds: [] }),
+      () => ({ connectionIds: [alive.connectionId] }),
       () => now,
     );
     expect(await sweeper.sweep()).toBe(1);

@@ -222,29 +222,26 @@ export async function closeRoomUsage(
 }
 
 /**
- * The server still sees these connections (the built-in SFU holds them) or these users' sockets
- * (with LiveKit): their open rows were seen `at`. After a crash nothing moves `lastSeenAt`, and
+ * The voice server still carries these connections (the built-in SFU holds them; LiveKit lists
+ * them): their open rows were seen `at`. After a crash nothing moves `lastSeenAt`, and
  * `closeUnseenVoiceUsage` ends the rows there, so the downtime is never billed.
  */
 export async function touchVoiceUsage(
   db: Database,
-  seen: { connectionIds?: string[]; userIds?: string[] },
+  seen: { connectionIds: string[] },
   at: Date,
 ): Promise<void> {
-  const { connectionIds = [], userIds = [] } = seen;
-  const open = and(isNull(usageSessions.endedAt), isNotNull(usageSessions.voiceConnection));
-  if (connectionIds.length) {
-    await db
-      .update(usageSessions)
-      .set({ lastSeenAt: at })
-      .where(and(open, inArray(usageSessions.voiceConnection, connectionIds)));
-  }
-  if (userIds.length) {
-    await db
-      .update(usageSessions)
-      .set({ lastSeenAt: at })
-      .where(and(open, inArray(usageSessions.userId, userIds)));
-  }
+  if (seen.connectionIds.length === 0) return;
+  await db
+    .update(usageSessions)
+    .set({ lastSeenAt: at })
+    .where(
+      and(
+        isNull(usageSessions.endedAt),
+        isNotNull(usageSessions.voiceConnection),
+        inArray(usageSessions.voiceConnection, seen.connectionIds),
+      ),
+    );
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.js';
 import type { FloorService } from '../floor/floor-service.js';
 import type { SessionEnd } from '../realtime/session-control.js';
+import { sessionOfIdentity } from './livekit/livekit-identities.js';
 import type { LivekitUserRemoval } from './livekit/livekit-user-removal.js';
 import type { Voice } from './voice.js';
 
@@ -10,23 +12,33 @@ import type { Voice } from './voice.js';
  * participants of the user leave every room of the deployment. Channels deleted with an account
  * close their rooms and floors. Called on every instance for every end heard on the bus.
  *
- * LiveKit tokens do not name the sign-in session that minted them, so on LiveKit a session's end
- * removes every participant of its user (their other devices rejoin with fresh tokens).
+ * On LiveKit, the app keeps which sign-in session minted each identity (rows that go with their
+ * session): a session's end removes the user's participants whose session is gone, and keeps those
+ * of their other, live sessions (and of the one a password change kept).
  */
 export function endVoiceOfSession(deps: {
+  db: Database;
   voice: Voice;
   floor: FloorService;
   livekit: LivekitUserRemoval | undefined;
   log: FastifyBaseLogger;
 }): (ended: SessionEnd) => void {
-  const { voice, floor, livekit, log } = deps;
+  const { db, voice, floor, livekit, log } = deps;
+  /** A participant stays while the sign-in that minted its identity lives (and is not the ended one). */
+  const keepFor = (ended: SessionEnd) => async (identity: string) => {
+    if (ended.kind === 'user_ended' && ended.exceptSessionId === undefined) return false;
+    const owner = await sessionOfIdentity(db, identity);
+    if (!owner) return false;
+    if (ended.kind === 'session_ended') return owner.sessionId !== ended.sessionId;
+    return owner.sessionId === ended.exceptSessionId;
+  };
   const failed = (what: string) => (error: unknown) => log.error({ err: error }, what);
   return (ended) => {
     if (ended.kind === 'session_ended') voice.sfu?.disconnectSignInSession(ended.sessionId);
     else voice.sfu?.disconnectSignedOutUser(ended.userId, ended.exceptSessionId);
     const userId = ended.userId;
     if (livekit && userId !== undefined) {
-      livekit(userId).then(
+      livekit(userId, keepFor(ended)).then(
         (removed) => {
           if (removed > 0) log.info({ userId, removed }, 'signed-out user removed from LiveKit');
         },

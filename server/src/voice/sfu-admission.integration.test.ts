@@ -161,3 +161,54 @@ describe.each(testDatabases())('the built-in SFU checks the database on $name', 
     await talking;
   });
 });
+
+/**
+ * BILLING=off (a family server): minutes are still recorded, but nobody is ever held back by the
+ * allowance — at the token endpoint or at the built-in SFU's door.
+ */
+describe('the built-in SFU with BILLING=off', () => {
+  it('gives a user far over the allowance a token and carries their audio', async () => {
+    const [database] = testDatabases();
+    const server = await startTestServer(await database!.open(), { ...ENV, BILLING: 'off' });
+    const clients: WeriftVoiceClient[] = [];
+    try {
+      const admin = await signInOwner(server, 'Sue Super', 'sue@example.com');
+      const heavy = await signIn(server, 'Hana Heavy', 'hana@example.com');
+      const channelId = await createChannel(admin, 'Family');
+      await addToChannel(admin, channelId, heavy);
+      await server.database.db.insert(usageSessions).values({
+        userId: heavy.id,
+        channelId,
+        startedAt: new Date(Date.now() - 1000),
+        endedAt: new Date(),
+        participantMinutes: 50_000,
+      });
+      const tokenOf = async (person: Person) => {
+        const response = await person.client.request('/api/livekit-token', {
+          method: 'POST',
+          json: { channelId, userId: person.id, userName: person.name },
+        });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { token: string }).token;
+      };
+      const url = `${server.baseUrl.replace('http', 'ws')}/rtc`;
+      const listener = await WeriftVoiceClient.join(url, await tokenOf(admin));
+      clients.push(listener);
+      const talker = await WeriftVoiceClient.join(url, await tokenOf(heavy));
+      clients.push(talker);
+      expect(talker.closeCode).toBeUndefined();
+      await talker.waitFor(() => talker.isPublishing, 10_000, 'publish slot');
+      const identity = talker.joined?.self.identity ?? '';
+      const packet = opusPacketFactory();
+      for (let i = 0; i < 100 && (listener.received.get(identity) ?? 0) === 0; i++) {
+        talker.sendRtp(packet(80, i));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await listener.waitFor(() => (listener.received.get(identity) ?? 0) > 0, 5000, 'audio');
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await server.close();
+      await server.database.close();
+    }
+  });
+});

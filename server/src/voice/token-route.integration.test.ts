@@ -8,6 +8,7 @@ import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { embeddedVoiceSecret } from './embedded-provider.js';
+import { VOICE_TOKENS_PER_MINUTE } from './token-route.js';
 import { createVoiceTokenVerifier } from './voice-token.js';
 
 interface Setup {
@@ -84,6 +85,29 @@ describe.each(testDatabases())('POST /api/livekit-token with the built-in SFU on
   });
 });
 
+describe('POST /api/livekit-token rate limit', () => {
+  it('mints at most VOICE_TOKENS_PER_MINUTE tokens a minute per user, whatever their sessions', async () => {
+    const [database] = testDatabases();
+    const s = await setUp(await startTestServer(await database!.open()));
+    try {
+      // A second sign-in of the same member: the limit is the user's, not the session's.
+      const again = new TestClient(s.server.baseUrl);
+      await signInBuiltIn(again, { name: 'Mo Member', email: 'mo@example.com' });
+      const statuses: number[] = [];
+      for (let i = 0; i < VOICE_TOKENS_PER_MINUTE; i++)
+        statuses.push((await askToken(s, i % 2 ? again : s.member, s.memberId)).status);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      const over = await askToken(s, again, s.memberId);
+      expect(over.status).toBe(429);
+      // Another member is not held back by Mo's tokens.
+      expect((await askToken(s, s.admin, (await (await s.admin.request('/api/auth/user')).json() as { id: string }).id)).status).toBe(200);
+    } finally {
+      await s.server.close();
+      await s.server.database.close();
+    }
+  });
+});
+
 describe('POST /api/livekit-token with LiveKit selected', () => {
   it('answers configured:false with the provider name when LiveKit is not configured', async () => {
     const [database] = testDatabases();
@@ -98,24 +122,26 @@ describe('POST /api/livekit-token with LiveKit selected', () => {
     }
   });
 
-  // Tokens and webhooks checked with the SDK's own verifier and signer (what a LiveKit server uses);
-  // e2e/livekit.spec.ts has a real LiveKit server take the tokens and send the webhooks.
-  it('issues tokens LiveKit verifies, and closes usage on a signed participant_left webhook', async () => {
+  // Tokens and webhooks checked with the SDK's own verifier and signer (what a LiveKit server uses),
+  // against the test LiveKit (the token endpoint creates the room there).
+  it.runIf(process.env.TEST_LIVEKIT_URL)('issues microphone-only tokens LiveKit verifies, and closes usage on a signed participant_left webhook', async () => {
     const [database] = testDatabases();
-    const env = { VOICE_PROVIDER: 'livekit', LIVEKIT_URL: 'wss://livekit.invalid', LIVEKIT_API_KEY: 'APIkey', LIVEKIT_API_SECRET: 'a-livekit-secret-of-thirty-two-chars!!', LIVEKIT_ROOM_PREFIX: 'family-' };
+    const prefix = `family${Date.now().toString(36)}-`;
+    const env = { VOICE_PROVIDER: 'livekit', LIVEKIT_URL: process.env.TEST_LIVEKIT_URL!, LIVEKIT_API_KEY: process.env.TEST_LIVEKIT_API_KEY ?? 'devkey', LIVEKIT_API_SECRET: process.env.TEST_LIVEKIT_API_SECRET ?? 'secret', LIVEKIT_ROOM_PREFIX: prefix };
     const server = await startTestServer(await database!.open(), env);
     try {
       const s = await setUp(server);
       const body = (await (await askToken(s, s.member, s.memberId)).json()) as { url: string; token: string; provider: string };
-      expect(body).toMatchObject({ provider: 'LiveKit', url: 'wss://livekit.invalid' });
+      expect(body).toMatchObject({ provider: 'LiveKit', url: env.LIVEKIT_URL });
       const claims = await new TokenVerifier(env.LIVEKIT_API_KEY, env.LIVEKIT_API_SECRET).verify(body.token);
-      expect(claims.video).toMatchObject({ roomJoin: true, room: `family-${s.channelId}`, canPublish: true, canSubscribe: true });
+      // A microphone and nothing else: no camera, no screen share, no data messages.
+      expect(claims.video).toMatchObject({ roomJoin: true, room: `${prefix}${s.channelId}`, canPublish: true, canSubscribe: true, canPublishData: false, canPublishSources: ['microphone'] });
       expect(claims.sub?.startsWith(`${s.memberId}-`)).toBe(true);
 
       const started = (await (await s.member.request('/api/usage/session/start', { method: 'POST', json: { channelId: s.channelId } })).json()) as { sessionId: string };
       const event = JSON.stringify({
         event: 'participant_left',
-        room: { name: `family-${s.channelId}` },
+        room: { name: `${prefix}${s.channelId}` },
         participant: { sid: 'PA_1', identity: claims.sub, joinedAt: String(Math.floor(Date.now() / 1000) - 90) },
         id: 'EV_1',
         createdAt: String(Math.floor(Date.now() / 1000)),

@@ -1,18 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
-import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { displayName } from '../../../protocol/user.js';
 import { voiceTokenRequestSchema, type VoiceTokenResponse } from '../../../protocol/voice.js';
 import { requireChannelMember } from '../access/channel-guards.js';
 import { currentSession } from '../auth/require-user.js';
-import { HttpError, forbidden, tooManyRequests } from '../http/errors.js';
-import { withinUsageLimit } from '../usage/usage-limit.js';
+import { HttpError, forbidden, tooManyRequests, unauthorized } from '../http/errors.js';
+import { recordIdentity } from './livekit/livekit-identities.js';
+import { mayOpenVoice, mayPublishNow } from './voice-access.js';
 import type { VoiceProvider } from './voice-provider.js';
 import { createVoiceToken } from './voice-token.js';
 
+/** Tokens one user may mint per minute: a page joins a few channels; nobody needs more. */
+export const VOICE_TOKENS_PER_MINUTE = 30;
+
 /**
  * `POST /api/livekit-token` (DESIGN §3 "Voice tokens"): for the signed-in user only, members only,
- * refused over the allowance; the publish right is withheld while the member is admin-muted.
+ * decided by the shared voice-access rule (refused over the allowance with billing on); the publish
+ * right follows the admin mute and, in a walkie-talkie channel, the floor. With LiveKit the room is
+ * created here (LiveKit creates none on a join) and the identity is recorded with its sign-in
+ * session, so LiveKit's join webhook can check the participant again.
  */
 export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvider): void {
   app.post(API_PATHS.voiceToken, async (request): Promise<VoiceTokenResponse> => {
@@ -21,33 +27,58 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
     } catch (error) {
       // Refusals name the provider too, so "Failed to get {provider} token" names the right one.
       if (error instanceof HttpError)
-        throw new HttpError(error.statusCode, error.message, { ...error.body, provider: voice.name });
+        throw new HttpError(error.statusCode, error.message, {
+          ...error.body,
+          provider: voice.name,
+        });
       throw error;
     }
   });
 
-  const issueToken = async (input: unknown, request: FastifyRequest): Promise<VoiceTokenResponse> => {
+  const issueToken = async (
+    input: unknown,
+    request: FastifyRequest,
+  ): Promise<VoiceTokenResponse> => {
     const body = voiceTokenRequestSchema.parse(input);
-    const { user, membership, channel } = await requireChannelMember(request, body.channelId);
+    const { user } = await requireChannelMember(request, body.channelId);
     if (body.userId !== user.id) throw forbidden('Tokens are issued only for yourself');
+    const minted = await app.ctx.counters.counter('voice-token', 60).penalty(user.id);
+    if (minted.consumedPoints > VOICE_TOKENS_PER_MINUTE)
+      throw tooManyRequests('Too many voice tokens for now. Try again in a minute.');
     if (!voice.configured) return { configured: false, provider: voice.name };
-    if (!(await withinUsageLimit(app.ctx, user.id))) throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
-    const { token } = await createVoiceToken({
+    const session = await currentSession(request);
+    if (!session) throw unauthorized();
+    const access = await mayOpenVoice(app.ctx.voice.access, {
+      userId: user.id,
+      channelId: body.channelId,
+      sessionId: session.sessionId,
+    });
+    if (!access.admitted) {
+      if (access.reason === 'over_limit') throw tooManyRequests(access.message);
+      if (access.reason === 'session_ended') throw unauthorized();
+      throw forbidden('You are not a member of this channel');
+    }
+    const livekit = app.ctx.voice.livekit;
+    if (livekit) await livekit.ensureRoom(body.channelId);
+    const created = await createVoiceToken({
       apiKey: voice.apiKey,
       apiSecret: voice.apiSecret,
       channelId: body.channelId,
       roomName: voice.roomName(body.channelId),
       userId: user.id,
       userName: displayName(user),
-      // LiveKit's publish right also follows a walkie-talkie channel's floor (issue 17); the
-      // built-in SFU enforces the floor itself, per packet.
-      adminMuted:
-        (membership?.isMuted ?? false) ||
-        (voice.name === 'LiveKit' &&
-          channel.talkMode === 'walkie' &&
-          (await app.ctx.floor.currentHolderId(body.channelId)) !== user.id),
-      ...(voice.name === 'embedded' ? { sessionId: (await currentSession(request))?.sessionId } : {}),
+      // The built-in SFU enforces the floor itself, per packet; LiveKit's publish right follows it.
+      adminMuted: livekit ? !mayPublishNow(user.id, access) : access.muted,
+      // LiveKit shows token attributes to everyone in the room: its identity is recorded instead.
+      ...(livekit ? {} : { sessionId: session.sessionId }),
     });
-    return { configured: true, provider: voice.name, url: voice.url(), token };
+    if (livekit)
+      await recordIdentity(app.ctx.database.db, {
+        identity: created.identity,
+        userId: user.id,
+        channelId: body.channelId,
+        sessionId: session.sessionId,
+      });
+    return { configured: true, provider: voice.name, url: voice.url(), token: created.token };
   };
 }

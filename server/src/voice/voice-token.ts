@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AccessToken, TokenVerifier } from 'livekit-server-sdk';
+import { AccessToken, TokenVerifier, TrackSource } from 'livekit-server-sdk';
 import { userIdFromIdentity, voiceRoomName } from '../../../protocol/voice-signalling.js';
 
 /**
@@ -20,6 +20,7 @@ export interface CreateVoiceTokenInput {
   roomName?: string;
   userId: string;
   userName: string;
+  /** The member may not publish now (admin-muted, or a walkie channel's floor is someone else's). */
   adminMuted: boolean;
   /**
    * The sign-in session the token was issued to (`sessionIdOf`): the built-in SFU drops the voice
@@ -50,11 +51,16 @@ export async function createVoiceToken(input: CreateVoiceTokenInput): Promise<Cr
     ttl: input.ttl ?? VOICE_TOKEN_TTL_SECONDS,
     ...(input.sessionId ? { attributes: { [SESSION_ATTRIBUTE]: input.sessionId } } : {}),
   });
+  // A microphone and nothing else: no camera or screen share, no data messages, no metadata
+  // (livekit-permissions.ts grants the same to connected LiveKit participants).
   accessToken.addGrant({
     roomJoin: true,
     room: roomName,
     canPublish: !input.adminMuted,
     canSubscribe: true,
+    canPublishData: false,
+    canPublishSources: [TrackSource.MICROPHONE],
+    canUpdateOwnMetadata: false,
   });
   return { token: await accessToken.toJwt(), identity, roomName };
 }

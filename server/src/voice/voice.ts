@@ -4,13 +4,14 @@ import type { Database } from '../db/database.js';
 import type { FloorStore } from '../floor/floor-store.js';
 import type { Bus } from '../realtime/bus.js';
 import { createEmbeddedProvider } from './embedded-provider.js';
-import { createLivekitProvider } from './livekit/livekit-provider.js';
+import { createLivekitProvider, type LivekitProvider } from './livekit/livekit-provider.js';
 import { registerLivekitWebhook } from './livekit/livekit-webhook-route.js';
 import { pinnedVoiceEffects } from './pinned-voice-effects.js';
 import type { EmbeddedSfu } from './sfu/embedded-sfu.js';
 import { registerSfuRoutes } from './sfu/sfu-routes.js';
 import { admitFromDatabase } from './sfu-admission.js';
 import { registerVoiceTokenRoute } from './token-route.js';
+import type { VoiceAccessDeps } from './voice-access.js';
 import type { VoiceProvider } from './voice-provider.js';
 
 export interface Voice {
@@ -21,6 +22,10 @@ export interface Voice {
   provider: VoiceProvider;
   /** The built-in SFU when it carries the audio; null with LiveKit. */
   sfu: EmbeddedSfu | null;
+  /** LiveKit's own side (its door, rooms and participant list) when it carries the audio. */
+  livekit: LivekitProvider | null;
+  /** What deciding who may be in a voice room reads (see voice-access.ts). */
+  access: VoiceAccessDeps;
 }
 
 /**
@@ -36,23 +41,31 @@ export async function createVoice(
   log: FastifyBaseLogger,
   floors?: FloorStore,
 ): Promise<Voice> {
-  if (config.voice.provider === 'livekit')
-    return { provider: createLivekitProvider(config), sfu: null };
-  const embedded = createEmbeddedProvider(config, log, admitFromDatabase(db, floors));
-  if (!config.voice.pinned) return embedded;
-  return { provider: await pinnedVoiceEffects(embedded.provider, bus, log), sfu: embedded.sfu };
+  const access: VoiceAccessDeps = { db, billing: config.billing, floors };
+  if (config.voice.provider === 'livekit') {
+    const livekit = createLivekitProvider(config, access);
+    return { provider: livekit, sfu: null, livekit, access };
+  }
+  const embedded = createEmbeddedProvider(config, log, admitFromDatabase(access));
+  if (!config.voice.pinned) return { ...embedded, livekit: null, access };
+  return {
+    provider: await pinnedVoiceEffects(embedded.provider, bus, log),
+    sfu: embedded.sfu,
+    livekit: null,
+    access,
+  };
 }
 
 /** The token endpoint and the provider's own routes: `/rtc` (built-in) or LiveKit's webhook. */
 export function registerVoice(app: FastifyInstance): void {
   const { config } = app.ctx;
-  const { provider, sfu } = app.ctx.voice;
+  const { provider, sfu, livekit } = app.ctx.voice;
   registerVoiceTokenRoute(app, provider);
   if (sfu) registerSfuRoutes(app, sfu);
-  else if (provider.configured)
-    registerLivekitWebhook(app, {
-      apiKey: provider.apiKey,
-      apiSecret: provider.apiSecret,
+  else if (livekit?.configured)
+    registerLivekitWebhook(app, livekit, {
+      apiKey: livekit.apiKey,
+      apiSecret: livekit.apiSecret,
       roomPrefix: config.voice.livekit.roomPrefix,
     });
 }

@@ -7,6 +7,7 @@ import { TestClient, signInBuiltIn } from '../../testing/http-client.js';
 import { claimServer } from '../../testing/owner.js';
 import { testDatabases } from '../../testing/test-databases.js';
 import { freePort, startTestServer, type TestServer } from '../../testing/test-server.js';
+import type { Database } from '../../db/database.js';
 import { createLivekitProvider } from './livekit-provider.js';
 import { livekitConnectSources, livekitHttpUrl } from './livekit-rooms.js';
 
@@ -26,6 +27,8 @@ const providerFor = (url: string, prefix: string, secret = apiSecret) =>
         DATA_DIR: '/tmp/chirp-lk',
       }),
     ),
+    // Nothing here reads the database: no participant is in these rooms.
+    { db: undefined as unknown as Database, billing: false },
   );
 
 describe('LiveKit URLs', () => {

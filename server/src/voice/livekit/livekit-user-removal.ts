@@ -9,8 +9,14 @@ const ROOM_SERVICE_TIMEOUT_SECONDS = 5;
 const isNotFound = (error: unknown) =>
   error instanceof TwirpError && (error.status === 404 || error.code === 'not_found');
 
-/** Removes every participant of a user from every room of this deployment; resolves with how many. */
-export type LivekitUserRemoval = (userId: string) => Promise<number>;
+/**
+ * Removes the participants of a user from every room of this deployment, except those `keep` says
+ * still belong to a live sign-in; resolves with how many were removed.
+ */
+export type LivekitUserRemoval = (
+  userId: string,
+  keep?: (identity: string) => Promise<boolean>,
+) => Promise<number>;
 
 /**
  * A user whose sign-in ended leaves LiveKit: every participant whose identity
@@ -29,7 +35,7 @@ export function livekitUserRemoval(
     new RoomServiceClient(livekitHttpUrl(livekit.url), livekit.apiKey, livekit.apiSecret, {
       requestTimeout: ROOM_SERVICE_TIMEOUT_SECONDS,
     });
-  return async (userId) => {
+  return async (userId, keep) => {
     const ours = (await rooms.listRooms()).filter(
       (room) => channelIdOfLivekitRoom(livekit.roomPrefix, room.name) !== undefined,
     );
@@ -41,6 +47,7 @@ export function livekitUserRemoval(
       });
       for (const { identity } of participants) {
         if (userIdFromIdentity(identity) !== userId) continue;
+        if (keep && (await keep(identity))) continue;
         try {
           await rooms.removeParticipant(room.name, identity);
           removed++;

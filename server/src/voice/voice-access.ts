@@ -1,0 +1,103 @@
+import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
+import { liveSessionExpiry } from '../auth/session-store.js';
+import { blockRelationsOf } from '../blocking/block-store.js';
+import { findChannel, findMembership } from '../channels/membership-store.js';
+import type { Database } from '../db/database.js';
+import type { FloorStore } from '../floor/floor-store.js';
+import { mayConnect } from '../usage/usage-figures.js';
+import { usageOf } from '../usage/usage-store.js';
+
+/** What deciding voice access reads: the database, whether billing limits anyone, the floor. */
+export interface VoiceAccessDeps {
+  db: Database;
+  /** BILLING=on: the free allowance holds people back; off, nobody is ever limited by it. */
+  billing: boolean;
+  /** Walkie-talkie floors; without it a walkie channel has nobody holding the floor. */
+  floors?: Pick<FloorStore, 'current'>;
+}
+
+export interface VoiceAccessRequest {
+  userId: string;
+  channelId: number;
+  /** The sign-in session asking (`sessionIdOf`), when the door knows it: it must still be live. */
+  sessionId?: string;
+}
+
+export interface VoiceFloorNow {
+  walkie: boolean;
+  holderId: string | null;
+  /** When the holder's hold ends at the latest (epoch ms); null while nobody holds it. */
+  expiresAt?: number | null;
+}
+
+export type VoiceRefusal = 'session_ended' | 'not_a_member' | 'over_limit';
+
+export type VoiceAccess =
+  | {
+      admitted: true;
+      /** An admin muted this member in this channel. */
+      muted: boolean;
+      floor: VoiceFloorNow;
+      /** Users this user blocked or was blocked by: neither hears the other. */
+      blockedUserIds: string[];
+      /** When the asking sign-in session expires (epoch ms), when the door named one. */
+      signInExpiresAt?: number;
+    }
+  | { admitted: false; reason: VoiceRefusal; message: string };
+
+const REFUSALS: Record<VoiceRefusal, string> = {
+  session_ended: 'sign in again',
+  not_a_member: 'not a member of this channel',
+  over_limit: FREE_TIER_LIMIT_MESSAGE,
+};
+
+const refuse = (reason: VoiceRefusal): VoiceAccess => ({
+  admitted: false,
+  reason,
+  message: REFUSALS[reason],
+});
+
+/**
+ * Who may be in a channel's voice, decided in one place for every door (usage session start, the
+ * token endpoint, the built-in SFU's join and resume, LiveKit's join webhook): the sign-in session
+ * is live (when the door knows it), the user is a member of the channel, and — with billing on —
+ * within the allowance or on pay-as-you-go. Admitted, it also says what the member may do now:
+ * the admin mute, the walkie-talkie floor, and whose audio must not pass either way (blocks).
+ */
+export async function mayOpenVoice(
+  deps: VoiceAccessDeps,
+  request: VoiceAccessRequest,
+): Promise<VoiceAccess> {
+  const { db } = deps;
+  let signInExpiresAt: number | undefined;
+  if (request.sessionId !== undefined) {
+    const expiry = await liveSessionExpiry(db, request.sessionId);
+    if (!expiry) return refuse('session_ended');
+    signInExpiresAt = expiry.getTime();
+  }
+  const membership = await findMembership(db, request.channelId, request.userId);
+  if (!membership) return refuse('not_a_member');
+  if (deps.billing && !mayConnect(await usageOf(db, request.userId))) return refuse('over_limit');
+  const channel = await findChannel(db, request.channelId);
+  if (!channel) return refuse('not_a_member');
+  const walkie = channel.talkMode === 'walkie';
+  const grant = walkie ? await deps.floors?.current(request.channelId) : undefined;
+  return {
+    admitted: true,
+    muted: membership.isMuted,
+    floor: walkie
+      ? { walkie, holderId: grant?.holderId ?? null, expiresAt: grant?.expiresAt ?? null }
+      : { walkie, holderId: null },
+    blockedUserIds: await blockRelationsOf(db, request.userId),
+    ...(signInExpiresAt === undefined ? {} : { signInExpiresAt }),
+  };
+}
+
+/** Whether the member may publish now: not admin-muted, and in a walkie channel holding the floor. */
+export function mayPublishNow(
+  userId: string,
+  state: { muted: boolean; floor: VoiceFloorNow },
+): boolean {
+  if (state.muted) return false;
+  return !state.floor.walkie || state.floor.holderId === userId;
+}
