@@ -39,6 +39,8 @@ export function livekitYaml(options: LivekitOptions): string {
     'keys:',
     `  ${options.apiKey}: ${options.apiSecret}`,
     'room:',
+    // As shipped (deploy/livekit/livekit.yaml): rooms are created by Chirp, never by a join.
+    '  auto_create: false',
     `  departure_timeout: ${options.departureTimeout ?? 20}`,
     '  empty_timeout: 60',
     'logging:',
