@@ -47,6 +47,8 @@ test('a member offline during three transmissions sees "3 missed" and plays them
     await ava.page.waitForTimeout(1_500);
     await ava.page.keyboard.up('Space');
     await expect(floorStatus(ava.page)).toHaveText('Hold to talk — one at a time');
+    // The same person's next hold waits a short pause after the last (decision 023).
+    await ava.page.waitForTimeout(1_200);
   }
 
   // Ben comes back: what was said while he was away is waiting for him.

@@ -226,6 +226,8 @@ test('walkie-talkie: one talker at a time, the busy tone for the other, an admin
 
   // An admin cuts in: Ava holds the floor, the owner presses and takes it.
   const ava = a;
+  // Ava may have just let go of a hold of her own: her next one waits the pause (decision 023).
+  await ava.page.waitForTimeout(1_200);
   await press(ava.page);
   await expect(floorStatus(ava.page)).toHaveText('You are live');
   await expect
