@@ -144,7 +144,12 @@ export async function compose({
         .catch((error: unknown) => log.error({ err: error }, 'evict failed'));
     }
   });
-  const stopMetering = voice.sfu ? meterEmbeddedVoice(voice.sfu, db, log) : () => undefined;
+  // A holder whose last voice connection in the channel ended gives the floor back at once.
+  const stopMetering = voice.sfu
+    ? meterEmbeddedVoice(voice.sfu, db, log, (channelId, userId) =>
+        floor.voiceLeft(channelId, userId),
+      )
+    : () => undefined;
   const stopKeeping = voice.sfu
     ? keepEmbeddedTransmissions(voice.sfu, transmissions, channelEvents, log)
     : () => undefined;

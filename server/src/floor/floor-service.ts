@@ -134,6 +134,18 @@ export class FloorService {
   }
 
   /**
+   * One of the user's voice connections in the channel ended (the SFU's leave, LiveKit's
+   * participant_left, after its usage row closed): with none left they can no longer be heard, so a
+   * floor they hold is free again at once instead of at its maximum.
+   */
+  async voiceLeft(channelId: number, userId: string): Promise<void> {
+    const grant = await this.deps.store.current(channelId);
+    if (grant?.holderId !== userId) return;
+    if (await isConnectedToChannelVoice(this.deps.db, userId, channelId)) return;
+    await this.end(channelId, grant.grantId);
+  }
+
+  /**
    * The channel's talk mode changed (already committed): nobody holds the floor any more, and the
    * voice provider carries everyone (open) or nobody until the next press (walkie).
    */

@@ -287,6 +287,24 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
     await d.next<FloorDenied>(denied(channelId, 'not_in_voice'));
   });
 
+  it('a holder who leaves the voice room gives the floor back at once, not at the maximum', async () => {
+    const eve = await person(server, 'Eve Member');
+    const added = await owner.client.request(`/api/channels/${channelId}/members`, {
+      method: 'POST',
+      json: { userId: eve.id },
+    });
+    expect(added.status).toBe(201);
+    const watcher = await joined(owner);
+    const e = await joined(eve);
+    const voice = await connectVoice(eve);
+    e.send({ type: 'floor_request', channelId });
+    await watcher.next<FloorState>(floorOf(channelId, eve.id));
+    // Her app socket stays; only her voice connection goes.
+    await voice.close();
+    const freed = await watcher.next<FloorState>(floorOf(channelId, null));
+    expect(freed.ended).toBeUndefined();
+  });
+
   it('pressing again while holding never extends the hold; a new hold waits for a pause', async () => {
     await afterPause();
     const watcher = await joined(owner);

@@ -20,6 +20,8 @@ export function meterEmbeddedVoice(
   sfu: EmbeddedSfu,
   db: Database,
   log: FastifyBaseLogger,
+  /** A connection's usage row closed: the user may have no voice left in the channel. */
+  onLeft?: (channelId: number, userId: string) => Promise<void>,
 ): () => void {
   const joinedAt = new Map<string, Date>();
   const chains = new Map<string, Promise<unknown>>();
@@ -56,7 +58,10 @@ export function meterEmbeddedVoice(
     const leftAt = new Date();
     const times = { joinedAt: joinedAt.get(connection.connectionId) ?? leftAt, leftAt };
     joinedAt.delete(connection.connectionId);
-    inOrder(connection.connectionId, () => closeVoiceUsage(db, connection, times));
+    inOrder(connection.connectionId, async () => {
+      await closeVoiceUsage(db, connection, times);
+      await onLeft?.(connection.channelId, connection.userId);
+    });
   });
   return () => {
     offJoined();

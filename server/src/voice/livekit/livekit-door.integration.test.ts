@@ -191,6 +191,8 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
       json: { talkMode: 'walkie', maxTransmissionSeconds: 30 },
     });
     expect(mode.status).toBe(200);
+    // Only someone in the channel's voice may hold the floor.
+    await decided(await join(await tokenOf(server, bea, channelId)), channelId);
     const socket = await TestSocket.open(bea.client);
     sockets.push(socket);
     socket.send({ type: 'join_channel', channelId, userId: bea.id });
@@ -221,6 +223,8 @@ describe.runIf(livekitWithWebhooks)('LiveKit admits only who may be there now', 
     });
     const beaVoice = await join(await tokenOf(server, bea, channelId));
     await decided(beaVoice, channelId);
+    // Only someone in the channel's voice may hold the floor.
+    await decided(await join(await tokenOf(server, cal, channelId)), channelId);
     const socket = await TestSocket.open(cal.client);
     sockets.push(socket);
     socket.send({ type: 'join_channel', channelId, userId: cal.id });

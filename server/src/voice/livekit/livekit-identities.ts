@@ -10,6 +10,13 @@ export interface LivekitIdentityOwner {
   sessionId: string;
 }
 
+const ownerColumns = {
+  identity: livekitIdentities.identity,
+  userId: livekitIdentities.userId,
+  channelId: livekitIdentities.channelId,
+  sessionId: livekitIdentities.sessionId,
+};
+
 /** The token endpoint minted `identity` for this user, channel and sign-in session. */
 export async function recordIdentity(db: Database, owner: LivekitIdentityOwner): Promise<void> {
   await db.insert(livekitIdentities).values(owner).onConflictDoNothing();
@@ -21,12 +28,7 @@ export async function sessionOfIdentity(
   identity: string,
 ): Promise<LivekitIdentityOwner | undefined> {
   const [row] = await db
-    .select({
-      identity: livekitIdentities.identity,
-      userId: livekitIdentities.userId,
-      channelId: livekitIdentities.channelId,
-      sessionId: livekitIdentities.sessionId,
-    })
+    .select(ownerColumns)
     .from(livekitIdentities)
     .where(eq(livekitIdentities.identity, identity))
     .limit(1);
@@ -39,12 +41,7 @@ export async function identitiesOfSession(
   sessionId: string,
 ): Promise<LivekitIdentityOwner[]> {
   return db
-    .select({
-      identity: livekitIdentities.identity,
-      userId: livekitIdentities.userId,
-      channelId: livekitIdentities.channelId,
-      sessionId: livekitIdentities.sessionId,
-    })
+    .select(ownerColumns)
     .from(livekitIdentities)
     .where(eq(livekitIdentities.sessionId, sessionId));
 }

@@ -62,6 +62,8 @@ export interface LivekitEventDeps {
   counters: Counters;
   roomPrefix: string;
   log: FastifyBaseLogger;
+  /** A connection left (its usage closed): a floor its user held with no voice left is freed. */
+  voiceLeft?: (channelId: number, userId: string) => Promise<void>;
 }
 
 /**
@@ -102,6 +104,7 @@ export async function handleLivekitEvent(
         return { ...connection, minutes: 0, refusedAtJoin: true };
       const joinedAt = dateOf(event.participant?.joinedAt, at);
       const minutes = await closeVoiceUsage(db, connection, { joinedAt, leftAt: at });
+      await deps.voiceLeft?.(connection.channelId, connection.userId);
       return { ...connection, minutes };
     }
     case 'track_published': {
@@ -180,6 +183,7 @@ export function registerLivekitWebhook(
         counters,
         roomPrefix: options.roomPrefix,
         log: request.log,
+        voiceLeft: (channelId: number, userId: string) => app.ctx.floor.voiceLeft(channelId, userId),
       };
       try {
         const handled = await handleLivekitEvent(deps, event);
