@@ -151,6 +151,14 @@ export function registerSignInRoutes(app: FastifyInstance, rp: RelyingParty): vo
   });
 
   app.get(API_PATHS.logout, { config: { public: true } }, async (request, reply) => {
+    // The spec's Logout is a navigation, and SameSite=Lax sends the cookie on any top-level GET: a
+    // link or redirect from another site must not sign the user out. Browsers name where a
+    // navigation came from; our own button is same-origin, a typed address or bookmark is "none".
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') {
+      request.log.info({ site }, 'logout from another site ignored');
+      return reply.redirect('/', 303);
+    }
     const token = request.cookies[SESSION_COOKIE];
     let idToken: string | null = null;
     if (token) {

@@ -163,6 +163,25 @@ describe.each(testDatabases())('sign-in through the built-in provider on $name',
     expect((await client.request('/api/auth/user')).status).toBe(401);
   });
 
+  it('keeps the user signed in when another site navigates them to the logout address', async () => {
+    const client = new TestClient(server.baseUrl);
+    await signInBuiltIn(client, { name: 'Hex', email: 'hex@example.com' });
+    for (const site of ['cross-site', 'same-site']) {
+      const logout = await client.request('/api/logout', {
+        headers: { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate' },
+      });
+      expect(logout.status).toBe(303);
+      expect(logout.headers.get('location')).toBe('/');
+      expect((await client.request('/api/auth/user')).status, site).toBe(200);
+    }
+    // Our own Logout button (same-origin) and a typed address (none) still sign out.
+    const own = await client.request('/api/logout', {
+      headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' },
+    });
+    expect(own.status).toBe(302);
+    expect((await client.request('/api/auth/user')).status).toBe(401);
+  });
+
   it('refuses state-changing API requests from a foreign origin', async () => {
     const client = new TestClient(server.baseUrl);
     await signInBuiltIn(client, { name: 'Ivy', email: 'ivy@example.com' });
