@@ -35,6 +35,8 @@ describe.runIf(livekitUrl)('removing a signed-out user from a real LiveKit', () 
   });
 
   const joinAs = async (userId: string, roomName: string) => {
+    // Rooms are made by the app, never by a join (`room.auto_create: false`, as shipped).
+    await rooms().createRoom({ name: roomName });
     const { token, identity } = await createVoiceToken({
       apiKey,
       apiSecret,
