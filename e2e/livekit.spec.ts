@@ -1,5 +1,5 @@
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { AccessToken, RoomServiceClient, TokenVerifier } from 'livekit-server-sdk';
+import { AccessToken, RoomServiceClient, TokenVerifier, TrackSource } from 'livekit-server-sdk';
 import pg from 'pg';
 import { newPerson } from './accounts';
 import { expect, test } from './fixtures';
@@ -154,7 +154,18 @@ test.describe('LiveKit only', { tag: '@livekit' }, () => {
         ttl: -(LEEWAY_S - 15),
       });
       mintedAt = Date.now();
-      short.addGrant(claims.video!);
+      // A verified token names its sources as strings; a grant to sign takes the SDK's enum.
+      const sources: Record<string, TrackSource> = {
+        camera: TrackSource.CAMERA,
+        microphone: TrackSource.MICROPHONE,
+        screen_share: TrackSource.SCREEN_SHARE,
+        screen_share_audio: TrackSource.SCREEN_SHARE_AUDIO,
+      };
+      const video = claims.video!;
+      short.addGrant({
+        ...video,
+        canPublishSources: video.canPublishSources?.map((source) => sources[String(source)]!),
+      });
       shortToken = await short.toJwt();
       await route.fulfill({ response, json: { ...body, token: shortToken } });
     });
