@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
 import pg from 'pg';
-import { chromiumArgs } from './e2e/chromium-args';
+import { chromiumArgs } from './e2e/support/chromium-args';
 import { useScratchTmpdir } from './server/src/testing/scratch-tmpdir';
 import {
   freeTcpPort,
   livekitCommand,
   livekitKeys,
   livekitPorts,
-} from './e2e/livekit/livekit-server';
+} from './e2e/support/livekit/livekit-server';
 
 // Every temporary folder of the run (servers' data, PostgreSQL clusters, LiveKit's files) goes in
 // one scratch folder, removed by the global teardown.
@@ -154,8 +154,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  globalSetup: './e2e/global-setup.ts',
-  globalTeardown: './e2e/global-teardown.ts',
+  globalSetup: './e2e/support/global-setup.ts',
+  globalTeardown: './e2e/support/global-teardown.ts',
   use: browserUse,
   projects: [
     {

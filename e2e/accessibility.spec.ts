@@ -1,8 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
-import { OWNER, newPerson } from './accounts';
-import { seriousViolations } from './axe';
-import { userIdOf } from './channel-setup';
-import { expect, openAs, test, type SignedInUser } from './fixtures';
+import { OWNER, newPerson } from './support/accounts';
+import { seriousViolations } from './support/axe';
+import { userIdOf } from './support/channel-setup';
+import { expect, openAs, test, type SignedInUser } from './support/fixtures';
 
 /**
  * Issue 13 item 7: axe finds no serious or critical problem on any screen, menu, dialog or call

@@ -1,5 +1,5 @@
-import { OWNER, newPerson } from './accounts';
-import { expect, openAs, signIn, test } from './fixtures';
+import { OWNER, newPerson } from './support/accounts';
+import { expect, openAs, signIn, test } from './support/fixtures';
 
 test('the landing links the Terms of Service and Privacy Policy the server names', async ({ page, baseURL }) => {
   await page.goto('/');

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
-import { newPerson, type Person } from './accounts';
-import { seriousViolations } from './axe';
-import { expect, signIn, test } from './fixtures';
+import { newPerson, type Person } from './support/accounts';
+import { seriousViolations } from './support/axe';
+import { expect, signIn, test } from './support/fixtures';
+import { open as openWithMicrophone } from './support/voice-audio';
 
 /**
  * One-to-one calls between two real browsers with fake microphones (issue 7). Placed from the
@@ -302,4 +303,28 @@ test('nobody answers for 30 s: the caller hears "No answer", the receiver sees a
   await expect(annRow.getByText('Missed call')).toBeVisible();
   await a.close();
   await b.close();
+});
+
+// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+test('a call with no microphone says it is missing, not denied', async ({ browser, baseURL }) => {
+  const caller = await openWithMicrophone(browser, newPerson('Cora', `M${Date.now()}`), 'tone');
+  const callee = await openWithMicrophone(browser, newPerson('Milo', `M${Date.now()}`), 'missing');
+  void baseURL;
+  const call = caller.page.getByRole('button', { name: `Call ${callee.person.name}` });
+  // Placing a call needs the caller's socket open (spec §5); try until the callee rings.
+  await expect(async () => {
+    if (!(await call.isVisible()))
+      await caller.page.getByRole('button', { name: 'Contacts' }).click();
+    await call.click({ timeout: 3000 });
+    await expect(callee.page.getByTestId('incoming-call')).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+  await callee.page.getByRole('button', { name: 'Accept call' }).click();
+  await expect(
+    callee.page.getByText('No microphone found - please connect a microphone and try again', {
+      exact: true,
+    }),
+  ).toBeVisible();
+  await expect(callee.page.getByText('Microphone access denied', { exact: false })).toHaveCount(0);
+  await caller.context.close();
+  await callee.context.close();
 });

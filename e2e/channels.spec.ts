@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { OWNER, newPerson, type Person } from './accounts';
-import { expect, openAs, test } from './fixtures';
+import { OWNER, newPerson, type Person } from './support/accounts';
+import { userIdOf } from './support/channel-setup';
+import { expect, openAs, test } from './support/fixtures';
 
 /** A per-run suffix, so channel and person names never collide with other tests in the same server. */
 const tag = () => randomBytes(3).toString('hex');
@@ -295,4 +296,87 @@ test('main and settings look finished on phone and desktop', async ({ browser })
   await owner.page.setViewportSize({ width: 390, height: 844 });
   await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-390x844.png', fullPage: true });
   for (const context of [admin.context, other.context, owner.context]) await context.close();
+});
+
+// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+test('the create-channel dialog says nothing until the name is really blank', async ({
+  browser,
+}, testInfo) => {
+  const owner = await openAs(browser, OWNER);
+  await owner.page.getByRole('button', { name: 'Channels' }).click();
+  await owner.page.getByRole('menuitem', { name: 'Create New Channel' }).click();
+  const dialog = owner.page.getByRole('dialog', { name: 'Create New Channel' });
+  await expect(dialog.getByLabel('Channel name')).toBeFocused();
+  await dialog.getByLabel('Channel name').blur();
+  await expect(dialog.getByText('Channel name cannot be empty')).toHaveCount(0);
+  await owner.page.screenshot({ path: testInfo.outputPath('create-channel-untouched.png') });
+  await dialog.getByLabel('Channel name').fill('   ');
+  await expect(dialog.getByText('Channel name cannot be empty')).toBeVisible();
+  await owner.context.close();
+});
+
+// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+test('an admin comes back to the channel they had open; the superadmin is asked before joining and never offered to remove a creator', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  const headers = { origin: baseURL! };
+  const owner = await openAs(browser, OWNER);
+  const admin = await openAs(browser, newPerson('Ada', `R${Date.now()}`));
+  const guest = await openAs(browser, newPerson('Gus', `R${Date.now()}`));
+  const adminId = await userIdOf(admin.page);
+  await owner.page.request.post(`/api/users/${adminId}/subscription`, {
+    data: { subscriptionTier: 'admin' },
+    headers,
+  });
+  const name = `Remember ${Date.now()}`;
+  const created = await admin.page.request.post('/api/channels', { data: { name }, headers });
+  const { id } = (await created.json()) as { id: number };
+  await admin.page.request.post(`/api/channels/${id}/members`, {
+    data: { userId: await userIdOf(guest.page) },
+    headers,
+  });
+
+  // The admin picks the channel once; after a reload it is open again.
+  await admin.page.reload();
+  await expect(admin.page.getByText('Please select a channel to start')).toBeVisible();
+  await admin.page.getByRole('button', { name: 'Channels' }).click();
+  await admin.page
+    .getByRole('group', { name: 'Created by You' })
+    .getByRole('menuitem', { name })
+    .click();
+  await expect(admin.page.getByRole('heading', { name, exact: true })).toBeVisible();
+  await admin.page.reload();
+  await expect(admin.page.getByRole('heading', { name, exact: true })).toBeVisible();
+  await expect(admin.page.getByText('Please select a channel to start')).toHaveCount(0);
+
+  // The superadmin picks it under All Channels: a question first, Cancel changes nothing.
+  await owner.page.getByRole('button', { name: 'Channels' }).click();
+  await owner.page
+    .getByRole('group', { name: 'All Channels' })
+    .getByRole('menuitem', { name })
+    .click();
+  const join = owner.page.getByRole('dialog', { name: `Join ${name}?` });
+  await expect(join).toBeVisible();
+  await owner.page.screenshot({ path: testInfo.outputPath('join-question.png') });
+  await join.getByRole('button', { name: 'Cancel' }).click();
+  const members = async () =>
+    (
+      (await (await owner.page.request.get(`/api/channels/${id}/members`)).json()) as {
+        id: string;
+      }[]
+    ).length;
+  expect(await members()).toBe(2);
+  await owner.page.getByRole('button', { name: 'Channels' }).click();
+  await owner.page
+    .getByRole('group', { name: 'All Channels' })
+    .getByRole('menuitem', { name })
+    .click();
+  await join.getByRole('button', { name: 'Join Channel' }).click();
+  await expect(owner.page.getByRole('heading', { name, exact: true })).toBeVisible();
+  expect(await members()).toBe(3);
+  const list = owner.page.getByRole('list', { name: 'Members' });
+  await expect(list.getByRole('button', { name: `Remove ${guest.person.name}` })).toBeVisible();
+  await expect(list.getByRole('button', { name: `Remove ${admin.person.name}` })).toHaveCount(0);
+  for (const user of [owner, admin, guest]) await user.context.close();
 });

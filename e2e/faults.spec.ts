@@ -1,13 +1,13 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
-import { chromiumArgs } from './chromium-args';
-import { OWNER, newPerson } from './accounts';
-import { cardOf } from './channel-setup';
-import { claimServer } from './claim-server';
-import { createNetworkNamespace, type NetworkNamespace } from './faults/network-namespace';
-import { startPostgresCluster, type PostgresCluster } from './faults/postgres-cluster';
-import { expect, test, type SignedInUser } from './fixtures';
-import { startChirp, type ChirpProcess } from './turn/chirp-process';
+import { chromiumArgs } from './support/chromium-args';
+import { OWNER, newPerson } from './support/accounts';
+import { cardOf } from './support/channel-setup';
+import { claimServer } from './support/claim-server';
+import { createNetworkNamespace, type NetworkNamespace } from './support/faults/network-namespace';
+import { startPostgresCluster, type PostgresCluster } from './support/faults/postgres-cluster';
+import { expect, test, type SignedInUser } from './support/fixtures';
+import { startChirp, type ChirpProcess } from './support/turn/chirp-process';
 import {
   AUDIBLE,
   SILENT,
@@ -17,7 +17,7 @@ import {
   levelFrom,
   open,
   userId,
-} from './voice-audio';
+} from './support/voice-audio';
 
 /**
  * Issue 12 "Faults", with real processes: a Chirp server of its own (built-in SFU) on a PostgreSQL

@@ -1,5 +1,5 @@
-import { cardOf, twoMembersInOneChannel } from './channel-setup';
-import { expect, test } from './fixtures';
+import { cardOf, twoMembersInOneChannel } from './support/channel-setup';
+import { expect, test } from './support/fixtures';
 
 test('in Hold to talk mode, holding Space transmits and releasing stops', async ({ browser, baseURL }) => {
   const { a, b } = await twoMembersInOneChannel(browser, baseURL!);

@@ -1,9 +1,9 @@
 import type { Browser } from '@playwright/test';
 import { RoomServiceClient } from 'livekit-server-sdk';
-import { OWNER, newPerson, type Person } from './accounts';
-import { expect, signIn, test, type SignedInUser } from './fixtures';
-import { claimOwnership, startStack, type ChirpInstance, type Stack } from './multi-instance/stack';
-import { AUDIBLE, goOnline, installMicrophone, levelFrom, userId, voiceReady } from './voice-audio';
+import { OWNER, newPerson, type Person } from './support/accounts';
+import { expect, signIn, test, type SignedInUser } from './support/fixtures';
+import { claimOwnership, startStack, type ChirpInstance, type Stack } from './support/multi-instance/stack';
+import { AUDIBLE, goOnline, installMicrophone, levelFrom, userId, voiceReady } from './support/voice-audio';
 
 /**
  * A LiveKit cluster: two nodes on one Redis, each Chirp instance pointed at a different node. Users

@@ -1,8 +1,8 @@
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { AccessToken, RoomServiceClient, TokenVerifier, TrackSource } from 'livekit-server-sdk';
 import pg from 'pg';
-import { newPerson } from './accounts';
-import { expect, test } from './fixtures';
+import { newPerson } from './support/accounts';
+import { expect, test } from './support/fixtures';
 import {
   AUDIBLE,
   channelWith,
@@ -12,7 +12,7 @@ import {
   open,
   userId,
   voiceReady,
-} from './voice-audio';
+} from './support/voice-audio';
 
 /**
  * What only LiveKit has: its webhooks meter usage, its token refresh carries a connection past the

@@ -1,9 +1,9 @@
-import { newPerson } from './accounts';
-import { seriousViolations } from './axe';
-import { expect, test } from './fixtures';
+import { newPerson } from './support/accounts';
+import { seriousViolations } from './support/axe';
+import { expect, test } from './support/fixtures';
 import { ROGER_BEEP } from '../client/src/features/voice/tones';
-import { installOutputProbe, outputLevel, watchOutput } from './output-probe';
-import { AUDIBLE, SILENT, channelWith, goOnline, levelFrom, open, userId } from './voice-audio';
+import { installOutputProbe, outputLevel, watchOutput } from './support/output-probe';
+import { AUDIBLE, SILENT, channelWith, goOnline, levelFrom, open, userId } from './support/voice-audio';
 
 // Several people, real audio and reloads: longer than the default minute on a busy machine.
 test.describe.configure({ timeout: 120_000 });

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { newPerson } from './accounts';
-import { seriousViolations } from './axe';
-import { expect, test, type SignedInUser } from './fixtures';
-import { installOutputProbe, watchOutput } from './output-probe';
-import { AUDIBLE, channelWithAdmin, goOnline, open, voiceReady } from './voice-audio';
+import { newPerson } from './support/accounts';
+import { seriousViolations } from './support/axe';
+import { expect, test, type SignedInUser } from './support/fixtures';
+import { installOutputProbe, watchOutput } from './support/output-probe';
+import { AUDIBLE, channelWithAdmin, goOnline, open, voiceReady } from './support/voice-audio';
 
 /**
  * Issue 17 item 2 in Chromium with real audio on the built-in SFU (LiveKit's recorder passed this

@@ -1,9 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
 import { Redis } from 'ioredis';
-import { OWNER, newPerson, type Person } from './accounts';
-import { cardOf } from './channel-setup';
-import { expect, signIn, test, type SignedInUser } from './fixtures';
-import { claimOwnership, startStack, type Stack } from './multi-instance/stack';
+import { OWNER, newPerson, type Person } from './support/accounts';
+import { cardOf } from './support/channel-setup';
+import { expect, signIn, test, type SignedInUser } from './support/fixtures';
+import { claimOwnership, startStack, type Stack } from './support/multi-instance/stack';
 import { sessionMinutes } from '../server/src/usage/usage-figures';
 import {
   AUDIBLE,
@@ -13,7 +13,7 @@ import {
   levelFrom,
   userId,
   voiceReady,
-} from './voice-audio';
+} from './support/voice-audio';
 
 /**
  * Chirp as a scaled-out deployment: two instances on PostgreSQL + Redis + LiveKit behind nginx with

@@ -1,7 +1,7 @@
-import { newPerson } from './accounts';
-import { cardOf } from './channel-setup';
-import { expect, test } from './fixtures';
-import { AUDIBLE, channelWith, goOnline, levelFrom, open, userId } from './voice-audio';
+import { newPerson } from './support/accounts';
+import { cardOf } from './support/channel-setup';
+import { expect, test } from './support/fixtures';
+import { AUDIBLE, channelWith, goOnline, levelFrom, open, userId } from './support/voice-audio';
 
 // Issue 13: a walkie-talkie does not switch off when you open a menu. The voice runs above the
 // routes, so a member who opens Settings or Upgrade keeps talking and hearing.

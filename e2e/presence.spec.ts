@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { cardOf, twoMembersInOneChannel, userIdOf } from './channel-setup';
-import { expect, test, type SignedInUser } from './fixtures';
+import { cardOf, twoMembersInOneChannel, userIdOf } from './support/channel-setup';
+import { expect, test, type SignedInUser } from './support/fixtures';
 
 /** Pretends the tab went to the background or came back, as a phone locking its screen would. */
 async function setHidden(page: Page, hidden: boolean): Promise<void> {

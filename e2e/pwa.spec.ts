@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { chromiumArgs } from './chromium-args';
-import { expect, signIn, test } from './fixtures';
+import { chromiumArgs } from './support/chromium-args';
+import { expect, signIn, test } from './support/fixtures';
 
 test('Chromium finds the app installable: valid manifest and service worker', async ({ baseURL }) => {
   // Installability needs a real profile: Playwright's default contexts count as incognito.
@@ -42,19 +42,4 @@ test('an already-visited app opens offline with "You are offline", not a browser
   // Back online, the app reconnects by itself.
   await context.setOffline(false);
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-});
-
-test('the upgrade screen shows both plans, the FAQ, and says payments are not configured', async ({ page, person }) => {
-  await signIn(page, person.name, person.email);
-  await page.goto('/upgrade');
-  await expect(page.getByRole('heading', { name: 'Member' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Admin' })).toBeVisible();
-  await expect(page.getByText('Recommended')).toBeVisible();
-  await expect(page.getByText('$1')).toBeVisible();
-  await expect(page.getByText('$5')).toBeVisible();
-  for (const question of ['Can I cancel anytime?', 'What happens after the free trial?', 'What are participant minutes?']) {
-    await expect(page.getByText(question)).toBeVisible();
-  }
-  await page.getByRole('button', { name: 'Start free trial' }).first().click();
-  await expect(page.getByText('Stripe Integration Required', { exact: true })).toBeVisible();
 });

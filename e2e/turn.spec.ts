@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { newPerson, type Person } from './accounts';
-import { expect, signIn, test } from './fixtures';
-import { startChirp, type ChirpProcess } from './turn/chirp-process';
-import { startCoturn, type Coturn } from './turn/coturn';
+import { newPerson, type Person } from './support/accounts';
+import { expect, signIn, test } from './support/fixtures';
+import { startChirp, type ChirpProcess } from './support/turn/chirp-process';
+import { startCoturn, type Coturn } from './support/turn/coturn';
 
 /**
  * TURN for real: Debian's coturn with the shared-secret (TURN REST API) set-up of

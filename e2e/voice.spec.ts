@@ -1,6 +1,6 @@
-import { newPerson } from './accounts';
-import { cardOf } from './channel-setup';
-import { expect, test } from './fixtures';
+import { newPerson } from './support/accounts';
+import { cardOf, twoMembersInOneChannel } from './support/channel-setup';
+import { expect, test } from './support/fixtures';
 import {
   AUDIBLE,
   CUT_AT_ONCE_MS,
@@ -17,7 +17,7 @@ import {
   userId,
   voiceReady,
   watchSilence,
-} from './voice-audio';
+} from './support/voice-audio';
 
 // Each test signs several people in and waits on real audio several times: on a busy machine that
 // takes longer than the default minute (the audio deadlines inside stay as they are).
@@ -319,4 +319,67 @@ test('the voice controls look right on a phone, light and dark', async ({
     });
   }
   await a.context.close();
+});
+
+// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+test('a headset button only mutes when the user turned it on', async ({ browser, baseURL }) => {
+  const { a, b } = await twoMembersInOneChannel(browser, baseURL!);
+  // The browser's Media Session cannot be pressed from a test: record the handlers the app sets.
+  await a.page.evaluate(() => {
+    const handlers: Record<string, unknown> = {};
+    (window as unknown as { headsetHandlers: Record<string, unknown> }).headsetHandlers = handlers;
+    const set = navigator.mediaSession.setActionHandler.bind(navigator.mediaSession);
+    navigator.mediaSession.setActionHandler = (action, handler) => {
+      handlers[action] = handler;
+      set(action, handler);
+    };
+  });
+  const pressPlay = () =>
+    a.page.evaluate(() => {
+      const handler = (window as unknown as { headsetHandlers: Record<string, unknown> })
+        .headsetHandlers.play;
+      if (typeof handler !== 'function') return false;
+      (handler as (details: { action: string }) => void)({ action: 'play' });
+      return true;
+    });
+  await goOnline(a.page);
+  expect(await pressPlay()).toBe(false);
+  await expect(a.page.getByRole('button', { name: 'Mute Self' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+
+  await a.page.getByRole('button', { name: 'Settings' }).click();
+  await a.page.getByRole('checkbox', { name: /Headset button/ }).check();
+  await a.page.getByRole('button', { name: 'Back' }).click();
+  expect(await pressPlay()).toBe(true);
+  await expect(a.page.getByRole('button', { name: 'Mute Self' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await a.context.close();
+  await b.context.close();
+});
+
+// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+test('a refused voice token names the provider in use, and the member is never shown speaking', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  const { a, b } = await twoMembersInOneChannel(browser, baseURL!);
+  // The real server refuses a token asked for someone else; the request is rewritten on its way.
+  await a.page.route('**/api/livekit-token', async (route) => {
+    const body = route.request().postDataJSON() as Record<string, unknown>;
+    await route.continue({ postData: JSON.stringify({ ...body, userId: 'someone-else' }) });
+  });
+  await goOnline(a.page);
+  await expect(
+    a.page.getByRole('alert').filter({ hasText: 'Failed to get built-in voice token: Forbidden' }),
+  ).toBeVisible();
+  await expect(a.page.getByText('Voice Unavailable', { exact: true })).toBeVisible();
+  await expect(cardOf(b.page, a.person.name)).not.toContainText('Speaking');
+  await a.page.setViewportSize({ width: 390, height: 844 });
+  await a.page.screenshot({ path: testInfo.outputPath('token-refused.png'), fullPage: true });
+  await a.context.close();
+  await b.context.close();
 });

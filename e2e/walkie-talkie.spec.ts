@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { newPerson } from './accounts';
-import { seriousViolations } from './axe';
-import { expect, test, type SignedInUser } from './fixtures';
+import { newPerson } from './support/accounts';
+import { seriousViolations } from './support/axe';
+import { expect, test, type SignedInUser } from './support/fixtures';
 import { BUSY_TONE, TALK_PERMIT_TONE, TONE_GAIN } from '../client/src/features/voice/tones';
-import { installOutputProbe, watchOutput, type Heard, type ToneWindow } from './output-probe';
+import { installOutputProbe, watchOutput, type Heard, type ToneWindow } from './support/output-probe';
 import {
   AUDIBLE,
   SILENT,
@@ -13,7 +13,7 @@ import {
   open,
   userId,
   voiceReady,
-} from './voice-audio';
+} from './support/voice-audio';
 
 /**
  * Issue 17 floor control in Chromium with real audio, on the built-in SFU and on LiveKit (the

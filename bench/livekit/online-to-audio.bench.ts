@@ -11,15 +11,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { chromiumArgs } from '../../e2e/chromium-args.js';
-import { claimServer } from '../../e2e/claim-server.js';
+import { chromiumArgs } from '../../e2e/support/chromium-args.js';
+import { claimServer } from '../../e2e/support/claim-server.js';
 import {
   freeTcpPort,
   livekitKeys,
   livekitPorts,
   startLivekit,
-} from '../../e2e/livekit/livekit-server.js';
-import { installMicrophone } from '../../e2e/voice-audio.js';
+} from '../../e2e/support/livekit/livekit-server.js';
+import { installMicrophone } from '../../e2e/support/voice-audio.js';
 import { percentile } from '../stats.js';
 
 const ROUNDS = Math.max(4, Number(process.argv[2] ?? 12));

@@ -19,7 +19,7 @@ import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger.js';
 import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes.js';
 import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token.js';
 import type { LatencyBenchGlobal, LatencyOnset } from './latency-bench-api.js';
-import { chromiumArgs } from '../../e2e/chromium-args.js';
+import { chromiumArgs } from '../../e2e/support/chromium-args.js';
 
 const SAMPLES = Math.max(100, Number(process.argv[2] ?? 120));
 const PRESS_SAMPLES = 40;

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumArgs } from '../chromium-args';
+import { chromiumArgs } from '../support/chromium-args';
 
 /**
  * Runs only the SFU browser test, without the app's web server:

@@ -12,7 +12,7 @@ import { createEmbeddedSfu, type EmbeddedSfu } from '../../server/src/voice/sfu/
 import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger';
 import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes';
 import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token';
-import { AUDIBLE, CUT_AT_ONCE_MS, SILENT } from '../voice-audio';
+import { AUDIBLE, CUT_AT_ONCE_MS, SILENT } from '../support/voice-audio';
 
 /**
  * The built-in SFU in real Chromium, before the full app exists: a small Fastify server with only

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { removeScratchTmpdir } from '../server/src/testing/scratch-tmpdir';
+import { removeScratchTmpdir } from '../../server/src/testing/scratch-tmpdir';
 
 /**
  * Drops the throwaway database the LiveKit project's Chirp server used (made in

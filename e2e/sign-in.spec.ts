@@ -1,5 +1,5 @@
-import { OWNER, newPerson } from './accounts';
-import { expect, openAs, signIn, test } from './fixtures';
+import { OWNER, newPerson } from './support/accounts';
+import { expect, openAs, signIn, test } from './support/fixtures';
 
 test('a signed-out visitor sees the sign-in landing on every route', async ({ page }) => {
   for (const path of ['/', '/settings', '/upgrade']) {

@@ -241,7 +241,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   async function startNginx(): Promise<() => Promise<void>> {
     const template = readFileSync(
-      new URL('../../deploy/nginx/chirp.conf.template', import.meta.url),
+      new URL('../../../deploy/nginx/chirp.conf.template', import.meta.url),
       'utf8',
     );
     writeFileSync(
