@@ -10,8 +10,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import { chromiumArgs } from '../../e2e/support/chromium-args.js';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from '../../e2e/support/chromium-args.js';
 import { claimServer } from '../../e2e/support/claim-server.js';
 import {
   freeTcpPort,
@@ -191,10 +191,7 @@ async function round({ talker, listener, talkerId }: Setup): Promise<number> {
   return heardAt - clickedAt;
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: chromiumArgs,
-});
+const browser = await launchChromium();
 try {
   const embedded = await startChirp('embedded', {});
   const withLivekit = await startChirp('livekit', {

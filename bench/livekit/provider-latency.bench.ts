@@ -6,21 +6,18 @@
  *
  *   npx tsx bench/livekit/provider-latency.bench.ts [samples=100]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import websocket from '@fastify/websocket';
-import { chromium, type Page } from '@playwright/test';
-import Fastify from 'fastify';
-import { build } from 'vite';
-import { chromiumArgs } from '../../e2e/support/chromium-args.js';
-import { livekitKeys, livekitPorts, startLivekit } from '../../e2e/support/livekit/livekit-server.js';
-import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
-import { createEmbeddedSfu } from '../../server/src/voice/sfu/embedded-sfu.js';
-import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger.js';
-import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes.js';
-import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token.js';
+import type { Page } from '@playwright/test';
+import {
+  livekitKeys,
+  livekitPorts,
+  startLivekit,
+} from '../../e2e/support/livekit/livekit-server.js';
+import { launchChromium } from '../../e2e/support/chromium-args.js';
+import { startVoicePageHarness } from '../../e2e/support/voice-page-harness.js';
+import { createVoiceToken } from '../../server/src/voice/voice-token.js';
 import { percentile } from '../stats.js';
 import type { ProviderLatencyBenchGlobal } from './provider-latency-api.js';
 
@@ -76,58 +73,19 @@ const line = (label: string, values: number[], wanted: number) =>
     .toFixed(1)
     .padStart(6)} ms  (${values.length}/${wanted} samples)`;
 
-const bundleDir = mkdtempSync(join(tmpdir(), 'chirp-provider-bench-'));
-await build({
-  configFile: false,
-  logLevel: 'warn',
-  build: {
-    outDir: bundleDir,
-    emptyOutDir: true,
-    minify: false,
-    lib: {
-      entry: fileURLToPath(new URL('./harness/provider-latency-entry.ts', import.meta.url)),
-      formats: ['es'],
-      fileName: () => 'bench.js',
-    },
-  },
-});
-const bundle = readFileSync(join(bundleDir, 'bench.js'), 'utf8');
-
+const livekitDir = mkdtempSync(join(tmpdir(), 'chirp-provider-bench-'));
 const keys = livekitKeys();
-const livekit = await startLivekit(binary, { ...(await livekitPorts()), ...keys }, bundleDir);
-const sfu = createEmbeddedSfu({
-  verifyToken: createVoiceTokenVerifier({ apiSecret: SECRET }),
-  logger: silentSfuLogger,
-  iceServers: [],
+const livekit = await startLivekit(binary, { ...(await livekitPorts()), ...keys }, livekitDir);
+const harness = await startVoicePageHarness({
+  entry: new URL('./harness/provider-latency-entry.ts', import.meta.url),
+  secret: SECRET,
+  sfu: { iceServers: [] },
 });
-const app = Fastify({ logger: false });
-await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
-registerSfuRoutes(app, sfu);
-app.get('/', (_request, reply) =>
-  reply
-    .type('text/html')
-    .send(
-      '<!doctype html><div id="remote-audio"></div><script type="module" src="/bench.js"></script>',
-    ),
-);
-app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
-app.get('/bench.js', (_request, reply) => reply.type('text/javascript').send(bundle));
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: chromiumArgs,
-});
-
-async function openPage(): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(baseUrl);
-  await page.waitForFunction(
-    () => 'livekitConnect' in ((globalThis as { bench?: object }).bench ?? {}),
-  );
-  return page;
-}
+const browser = await launchChromium();
+const openPage = (): Promise<Page> =>
+  harness.openPage(browser, {
+    ready: () => 'livekitConnect' in ((globalThis as { bench?: object }).bench ?? {}),
+  });
 
 const burst = (talker: Page) => async () => {
   const start = await talker.evaluate(() => (globalThis as unknown as G).bench.burst(200));
@@ -176,17 +134,8 @@ async function p2pPath(): Promise<Path> {
 async function sfuPath(): Promise<Path> {
   const talker = await openPage();
   const listener = await openPage();
-  const token = async (userId: string) =>
-    (
-      await createVoiceToken({
-        apiSecret: SECRET,
-        channelId: 'bench',
-        userId,
-        userName: userId,
-        adminMuted: false,
-      })
-    ).token;
-  const url = `${baseUrl.replace('http', 'ws')}/rtc`;
+  const token = (userId: string) => harness.token({ userId, channelId: 'bench' });
+  const url = harness.socketUrl();
   await talker.evaluate(([u, t]) => (globalThis as unknown as G).bench.sfuConnect(u, t, true), [
     url,
     await token('talker'),
@@ -293,7 +242,7 @@ try {
   );
 } finally {
   await browser.close();
-  await app.close();
+  await harness.close();
   await livekit.stop();
-  rmSync(bundleDir, { recursive: true, force: true });
+  rmSync(livekitDir, { recursive: true, force: true });
 }

@@ -5,21 +5,10 @@
  *
  *   npx tsx bench/sfu/sfu-latency.bench.ts [samples=120]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import websocket from '@fastify/websocket';
-import Fastify from 'fastify';
-import { chromium, type Page } from '@playwright/test';
-import { build } from 'vite';
-import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
-import { createEmbeddedSfu } from '../../server/src/voice/sfu/embedded-sfu.js';
-import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger.js';
-import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes.js';
-import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token.js';
+import type { Page } from '@playwright/test';
+import { launchChromium } from '../../e2e/support/chromium-args.js';
+import { startVoicePageHarness } from '../../e2e/support/voice-page-harness.js';
 import type { LatencyBenchGlobal, LatencyOnset } from './latency-bench-api.js';
-import { chromiumArgs } from '../../e2e/support/chromium-args.js';
 
 const SAMPLES = Math.max(100, Number(process.argv[2] ?? 120));
 const PRESS_SAMPLES = 40;
@@ -79,54 +68,14 @@ const line = (values: number[]) =>
 const describe = (label: string, samples: Samples, wanted: number) =>
   `${label.padEnd(28)} to playout ${line(samples.played)} | to detection ${line(samples.detected)}  (${samples.played.length}/${wanted} samples)`;
 
-const bundleDir = mkdtempSync(join(tmpdir(), 'chirp-sfu-bench-'));
-await build({
-  configFile: false,
-  logLevel: 'warn',
-  build: {
-    outDir: bundleDir,
-    emptyOutDir: true,
-    minify: false,
-    lib: {
-      entry: fileURLToPath(new URL('./harness/latency-entry.ts', import.meta.url)),
-      formats: ['es'],
-      fileName: () => 'bench.js',
-    },
-  },
+const harness = await startVoicePageHarness({
+  entry: new URL('./harness/latency-entry.ts', import.meta.url),
+  secret: SECRET,
+  sfu: { iceServers: [] },
 });
-const bundle = readFileSync(join(bundleDir, 'bench.js'), 'utf8');
-const sfu = createEmbeddedSfu({
-  verifyToken: createVoiceTokenVerifier({ apiSecret: SECRET }),
-  logger: silentSfuLogger,
-  iceServers: [],
-});
-const app = Fastify({ logger: false });
-await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
-registerSfuRoutes(app, sfu);
-app.get('/', (_request, reply) =>
-  reply
-    .type('text/html')
-    .send(
-      '<!doctype html><div id="remote-audio"></div><script type="module" src="/bench.js"></script>',
-    ),
-);
-app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
-app.get('/bench.js', (_request, reply) => reply.type('text/javascript').send(bundle));
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: chromiumArgs,
-});
-
-async function openPage(): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(baseUrl);
-  await page.waitForFunction(() => 'bench' in globalThis);
-  return page;
-}
+const browser = await launchChromium();
+const openPage = (): Promise<Page> =>
+  harness.openPage(browser, { ready: () => 'bench' in globalThis });
 
 try {
   const burst = (talker: Page) => async () => {
@@ -162,17 +111,8 @@ try {
   // Through the SFU.
   const talker = await openPage();
   const listener = await openPage();
-  const token = async (userId: string) =>
-    (
-      await createVoiceToken({
-        apiSecret: SECRET,
-        channelId: 'bench',
-        userId,
-        userName: userId,
-        adminMuted: false,
-      })
-    ).token;
-  const url = `${baseUrl.replace('http', 'ws')}/rtc`;
+  const token = (userId: string) => harness.token({ userId, channelId: 'bench' });
+  const url = harness.socketUrl();
   await talker.evaluate(
     ([u, t]) => (globalThis as unknown as LatencyBenchGlobal).bench.sfuConnect(u, t, true),
     [url, await token('talker')] as const,
@@ -235,6 +175,5 @@ try {
   );
 } finally {
   await browser.close();
-  await app.close();
-  rmSync(bundleDir, { recursive: true, force: true });
+  await harness.close();
 }

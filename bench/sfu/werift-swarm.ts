@@ -13,51 +13,10 @@ import {
   readBenchPayload,
 } from './swarm/bench-packet.js';
 import { ignoreRetransmittedHelloVerify } from './swarm/browser-like-dtls.js';
-import { DelayHistogram, type HistogramBins } from './swarm/delay-histogram.js';
-import { joinSwarmClient, type JoinTarget, type SwarmClient } from './swarm/swarm-client.js';
-
-export type SwarmCommand =
-  | {
-      cmd: 'join';
-      group: string;
-      role: 'publisher' | 'subscriber';
-      targets: JoinTarget[];
-      concurrency?: number;
-    }
-  /** Publisher: 50 packets a second until told to stop (warm-up, join timing). */
-  | { cmd: 'stream'; group: string; on: boolean }
-  /** Publisher: 50 packets a second for `seconds`; replies with the index range it sent. */
-  | { cmd: 'publish'; group: string; seconds: number; payloadBytes?: number }
-  /** Subscribers: count and time only packets whose index is in [from, to). */
-  | { cmd: 'window'; group: string; from: number; to: number }
-  | { cmd: 'stats'; group: string }
-  | { cmd: 'leave'; group: string };
-
-export type SwarmReply =
-  | {
-      ok: 'joined';
-      clients: number;
-      failures: string[];
-      feeds: (number | undefined)[];
-      /** Joins whose connection failed and were made again. */
-      retries: number;
-    }
-  | { ok: 'streaming'; nextIndex: number }
-  | { ok: 'published'; from: number; to: number }
-  | { ok: 'window' }
-  | {
-      ok: 'stats';
-      /** Packets in the window, per subscriber. */
-      received: number[];
-      /** Monotonic µs of each subscriber's first bench packet, or null. */
-      firstPacketUs: (number | null)[];
-      delays: HistogramBins;
-      /** Connection states of listeners that have not heard a packet yet. */
-      silent: string[];
-      publisher: string | undefined;
-    }
-  | { ok: 'left' }
-  | { error: string };
+import { DelayHistogram } from './swarm/delay-histogram.js';
+import { joinSwarmClient } from './swarm/join-swarm-client.js';
+import type { JoinTarget, SwarmClient } from './swarm/swarm-client.js';
+import type { SwarmCommand, SwarmReply } from './swarm/swarm-messages.js';
 
 interface Group {
   /** The first one talks when told to; more (idle-load members) only sit in their rooms. */

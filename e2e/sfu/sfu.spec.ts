@@ -1,18 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import websocket from '@fastify/websocket';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import Fastify, { type FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { build } from 'vite';
-import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling';
-import { createEmbeddedSfu, type EmbeddedSfu } from '../../server/src/voice/sfu/embedded-sfu';
-import { silentSfuLogger } from '../../server/src/voice/sfu/sfu-logger';
-import { registerSfuRoutes } from '../../server/src/voice/sfu/sfu-routes';
-import { createVoiceToken, createVoiceTokenVerifier } from '../../server/src/voice/voice-token';
 import { AUDIBLE, CUT_AT_ONCE_MS, SILENT } from '../support/voice-audio';
+import { startVoicePageHarness, type VoicePageHarness } from '../support/voice-page-harness';
 
 /**
  * The built-in SFU in real Chromium, before the full app exists: a small Fastify server with only
@@ -24,69 +13,36 @@ const SECRET = 'e2e-sfu-secret-e2e-sfu-secret-e2e-sfu';
 
 test.describe.configure({ mode: 'serial' });
 
-let app: FastifyInstance;
-let sfu: EmbeddedSfu;
-let baseUrl = '';
-let bundleDir = '';
+let harness: VoicePageHarness;
 /** Server ends of sockets on the test-only `/rtc-droppable` path, so a test can cut them. */
 const droppable: WebSocket[] = [];
 /** While now < this, `/rtc-droppable` refuses sockets, as an unreachable server would. */
 let refuseUntil = 0;
 
 test.beforeAll(async () => {
-  bundleDir = mkdtempSync(join(tmpdir(), 'chirp-sfu-harness-'));
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: {
-      outDir: bundleDir,
-      emptyOutDir: true,
-      minify: false,
-      lib: {
-        entry: fileURLToPath(new URL('./harness/harness-entry.ts', import.meta.url)),
-        formats: ['es'],
-        fileName: () => 'harness.js',
-      },
+  harness = await startVoicePageHarness({
+    entry: new URL('./harness/harness-entry.ts', import.meta.url),
+    secret: SECRET,
+    sfu: {
+      iceServers: [],
+      iceTcp: true, // as the app configures it
+      // Short, so the rejoin test sees a session expire while its client cannot reach the server.
+      graceMs: 1_500,
     },
+    routes: (app, sfu) =>
+      app.get('/rtc-droppable', { websocket: true }, (socket, request) => {
+        if (Date.now() < refuseUntil) {
+          socket.close(1011, 'unavailable');
+          return;
+        }
+        droppable.push(socket);
+        sfu.handleSocket(socket, request);
+      }),
   });
-  const bundle = readFileSync(join(bundleDir, 'harness.js'), 'utf8');
-
-  sfu = createEmbeddedSfu({
-    verifyToken: createVoiceTokenVerifier({ apiSecret: SECRET }),
-    logger: silentSfuLogger,
-    iceServers: [],
-    iceTcp: true, // as the app configures it
-    // Short, so the rejoin test sees a session expire while its client cannot reach the server.
-    graceMs: 1_500,
-  });
-  app = Fastify({ logger: false });
-  await app.register(websocket, { options: { maxPayload: MAX_VOICE_SIGNAL_BYTES } });
-  registerSfuRoutes(app, sfu);
-  app.get('/rtc-droppable', { websocket: true }, (socket, request) => {
-    if (Date.now() < refuseUntil) {
-      socket.close(1011, 'unavailable');
-      return;
-    }
-    droppable.push(socket);
-    sfu.handleSocket(socket, request);
-  });
-  app.get('/', (_request, reply) =>
-    reply
-      .type('text/html')
-      .send(
-        '<!doctype html><title>SFU harness</title><div id="remote-audio"></div><script type="module" src="/harness.js"></script>',
-      ),
-  );
-  app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
-  app.get('/harness.js', (_request, reply) => reply.type('text/javascript').send(bundle));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
 
 test.afterAll(async () => {
-  await app?.close();
-  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 async function openUser(
@@ -97,23 +53,14 @@ async function openUser(
   channelId = 1,
   adminMuted = false,
 ): Promise<Page> {
-  const context = await browser.newContext({ permissions: ['microphone'] });
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') console.log(`[${userId}] ${message.text()}`);
+  const page = await harness.openPage(browser, {
+    ready: () => 'harness' in window,
+    permissions: ['microphone'],
+    logErrorsAs: userId,
   });
-  await page.goto(baseUrl);
-  await page.waitForFunction(() => 'harness' in window);
-  const { token } = await createVoiceToken({
-    apiSecret: SECRET,
-    channelId,
-    userId,
-    userName: userId,
-    adminMuted,
-  });
-  const url = `${baseUrl.replace('http', 'ws')}${path}`;
+  const token = await harness.token({ userId, channelId, adminMuted });
   await page.evaluate(([u, t, withTone]) => window.harness.connect(u, t, withTone), [
-    url,
+    harness.socketUrl(path),
     token,
     tone,
   ] as const);
@@ -161,7 +108,7 @@ test('three users: A is heard by B and C through the SFU, not by itself, and an 
   // Admin mute: B and C go silent at once (goal 1 s), while A's page keeps sending.
   const sentBefore = (await rtp(a)).outbound;
   const mutedAt = Date.now();
-  sfu.setPublisherMuted('channel-1', 'user-a', true);
+  harness.sfu.setPublisherMuted('channel-1', 'user-a', true);
   let silentAfterMs = Number.POSITIVE_INFINITY;
   while (Date.now() - mutedAt < CUT_AT_ONCE_MS + 1_000) {
     // Single reads: the analyser window itself is ~43 ms of audio.
@@ -182,7 +129,7 @@ test('three users: A is heard by B and C through the SFU, not by itself, and an 
   expect((await rtp(a)).outbound).toBeGreaterThan(sentBefore + 20);
 
   // Unmute brings A back.
-  sfu.setPublisherMuted('channel-1', 'user-a', false);
+  harness.sfu.setPublisherMuted('channel-1', 'user-a', false);
   await expect
     .poll(async () => (await levels(b))['user-a'] ?? 0, { timeout: 5_000 })
     .toBeGreaterThan(AUDIBLE);
@@ -205,7 +152,7 @@ test('three users: A is heard by B and C through the SFU, not by itself, and an 
     .toBeLessThan(SILENT);
 
   for (const page of [a, b, c]) await page.evaluate(() => window.harness.disconnect());
-  await expect.poll(() => sfu.participants('channel-1').length).toBe(0);
+  await expect.poll(() => harness.sfu.participants('channel-1').length).toBe(0);
 });
 
 test('a dropped signalling socket is resumed while audio keeps playing', async ({ browser }) => {
@@ -215,7 +162,7 @@ test('a dropped signalling socket is resumed while audio keeps playing', async (
   await expect
     .poll(async () => (await levels(b))['resume-a'] ?? 0, { timeout: 15_000 })
     .toBeGreaterThan(AUDIBLE);
-  const identitiesBefore = sfu
+  const identitiesBefore = harness.sfu
     .participants('channel-2')
     .map((p) => p.identity)
     .sort();
@@ -228,13 +175,13 @@ test('a dropped signalling socket is resumed while audio keeps playing', async (
   // Same session (no rejoin), audio never stopped, and the resumed socket carries signalling again.
   expect(await b.evaluate(() => window.harness.states)).not.toContain('reconnecting');
   expect(
-    sfu
+    harness.sfu
       .participants('channel-2')
       .map((p) => p.identity)
       .sort(),
   ).toEqual(identitiesBefore);
   expect((await levels(b))['resume-a'] ?? 0).toBeGreaterThan(AUDIBLE);
-  sfu.setPublisherMuted('channel-2', 'resume-a', true);
+  harness.sfu.setPublisherMuted('channel-2', 'resume-a', true);
   await expect
     .poll(async () => (await levels(b, 1))['resume-a'] ?? 1, { timeout: 2_000 })
     .toBeLessThan(SILENT);
@@ -251,7 +198,9 @@ test('when resuming is impossible the client rejoins with its token and hears ag
   await expect
     .poll(async () => (await levels(b))['rejoin-a'] ?? 0, { timeout: 15_000 })
     .toBeGreaterThan(AUDIBLE);
-  const bIdentity = sfu.participants('channel-3').find((p) => p.userId === 'rejoin-b')?.identity;
+  const bIdentity = harness.sfu
+    .participants('channel-3')
+    .find((p) => p.userId === 'rejoin-b')?.identity;
 
   // B's socket drops and the server stays unreachable longer than the session's grace period.
   refuseUntil = Date.now() + 2_500;
@@ -259,7 +208,7 @@ test('when resuming is impossible the client rejoins with its token and hears ag
   await expect
     .poll(() => b.evaluate(() => window.harness.states.slice(-3)), { timeout: 20_000 })
     .toEqual(['signalReconnecting', 'reconnecting', 'connected']);
-  expect(sfu.participants('channel-3').find((p) => p.userId === 'rejoin-b')?.identity).toBe(
+  expect(harness.sfu.participants('channel-3').find((p) => p.userId === 'rejoin-b')?.identity).toBe(
     bIdentity,
   );
   await expect

@@ -1,3 +1,5 @@
+import { chromium, type Browser } from '@playwright/test';
+
 /** Debian's Chromium with fake microphone and camera, as a real user's browser but headless. */
 export const chromiumArgs = [
   '--no-sandbox',
@@ -10,3 +12,10 @@ export const chromiumArgs = [
   '--use-fake-device-for-media-stream',
   '--autoplay-policy=no-user-gesture-required',
 ];
+
+/** Debian's Chromium with these flags, for a bench that runs outside Playwright's runner. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  });

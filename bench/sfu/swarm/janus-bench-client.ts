@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { MediaStreamTrack, RTCPeerConnection, type RtpPacket } from 'werift';
 import WebSocket from 'ws';
 import { participantPeerConfig } from '../../../server/src/voice/sfu/peer-config.js';
-import { waitFor } from './livekit-bench-client.js';
 import type { SwarmClient } from './swarm-client.js';
+import { waitFor } from './wait-for.js';
 
 interface JanusMessage {
   janus: string;

@@ -13,6 +13,7 @@ import { MediaStreamTrack, RTCPeerConnection, type RTCIceCandidate, type RtpPack
 import WebSocket from 'ws';
 import { participantPeerConfig } from '../../../server/src/voice/sfu/peer-config.js';
 import type { SwarmClient } from './swarm-client.js';
+import { waitFor } from './wait-for.js';
 
 /**
  * The smallest LiveKit participant that publishes or hears one audio track: LiveKit's signalling
@@ -181,17 +182,5 @@ export class LiveKitBenchClient implements SwarmClient {
       });
       this.ws.once('close', (code) => reject(new Error(`LiveKit closed the socket (${code})`)));
     });
-  }
-}
-
-export async function waitFor(
-  condition: () => boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

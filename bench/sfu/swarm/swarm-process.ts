@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { SwarmCommand, SwarmReply } from '../werift-swarm.js';
+import type { SwarmCommand, SwarmReply } from './swarm-messages.js';
 
 type Ok<K extends string> = Extract<SwarmReply, { ok: K }>;
 type ReplyFor<C extends SwarmCommand['cmd']> = {
