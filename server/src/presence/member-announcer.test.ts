@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MemberUpdate } from '../../../protocol/sockets.js';
 import type { MemberRow } from '../channels/membership-store.js';
 import { channelTopic, InProcessBus } from '../realtime/bus.js';
@@ -15,7 +15,8 @@ const row = (userId: string): MemberRow => ({
   isMuted: false,
 });
 const presence = (isTalking: boolean) => ({ isOnline: true, isActiveInChannel: true, isTalking });
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The announcer's clock and timers are faked: time passes only here, and promises settle meanwhile. */
+const wait = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 async function setUp(intervalMs: number) {
   const bus = new InProcessBus();
@@ -35,15 +36,26 @@ async function setUp(intervalMs: number) {
 }
 
 describe('MemberAnnouncer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('pushes the first change at once and a burst as one more push carrying the latest state', async () => {
     const { announcer, pushes } = await setUp(100);
     const started = Date.now();
     for (let i = 0; i < 1000; i++) announcer.announce(1, 'bea', presence(i % 2 === 0));
-    await wait(20);
+    await wait(0);
+    // At once: before any time passed, not at the end of an interval.
     expect(pushes.map((p) => p.member.isTalking)).toEqual([true]);
-    expect(pushes[0]!.at - started).toBeLessThan(20);
-    await wait(200);
+    expect(pushes[0]!.at).toBe(started);
+    await wait(99);
+    expect(pushes).toHaveLength(1);
+    await wait(1);
     expect(pushes.map((p) => p.member.isTalking)).toEqual([true, false]);
+    expect(pushes[1]!.at).toBe(started + 100);
     announcer.close();
   });
 

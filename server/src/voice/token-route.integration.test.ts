@@ -9,7 +9,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { embeddedVoiceSecret } from './embedded-provider.js';
 import { VOICE_TOKENS_PER_MINUTE } from './token-route.js';
-import { createVoiceTokenVerifier } from './voice-token.js';
+import { EMBEDDED_VOICE_API_KEY, createVoiceTokenVerifier } from './voice-token.js';
 
 interface Setup {
   server: TestServer;
@@ -52,8 +52,10 @@ describe.each(testDatabases())('POST /api/livekit-token with the built-in SFU on
     const verify = createVoiceTokenVerifier({ apiSecret: embeddedVoiceSecret(s.server.config.sessionSecret) });
     const claims = await verify(body.token);
     expect(claims).toMatchObject({ userId: s.memberId, roomName: `channel-${s.channelId}`, canPublish: true, name: 'Mo Member' });
-    expect(claims.expiresAt - Date.now()).toBeGreaterThan(9 * 60_000);
-    expect(claims.expiresAt - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    // Ten minutes from its minting, by the token's own stamps (not the test's clock).
+    const stamps = await new TokenVerifier(EMBEDDED_VOICE_API_KEY, embeddedVoiceSecret(s.server.config.sessionSecret)).verify(body.token);
+    expect(stamps.exp! - stamps.nbf!).toBe(10 * 60);
+    expect(claims.expiresAt).toBe(stamps.exp! * 1000);
   });
 
   it('withholds the publish right while the member is admin-muted', async () => {

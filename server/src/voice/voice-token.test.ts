@@ -1,5 +1,5 @@
 import { AccessToken } from 'livekit-server-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { userIdFromIdentity } from '../../../protocol/voice-signalling.js';
 import {
   EMBEDDED_VOICE_API_KEY,
@@ -20,25 +20,31 @@ describe('voice tokens', () => {
   });
 
   it('carries the room, name and publish right, and verifies', async () => {
-    const created = await createVoiceToken({
-      apiSecret,
-      channelId: 42,
-      userId: uuid,
-      userName: 'Ann Lee',
-      adminMuted: false,
-    });
-    expect(created.roomName).toBe('channel-42');
-    const verified = await verify(created.token);
-    expect(verified).toMatchObject({
-      identity: created.identity,
-      userId: uuid,
-      name: 'Ann Lee',
-      roomName: 'channel-42',
-      canPublish: true,
-      canSubscribe: true,
-    });
-    expect(verified.expiresAt - Date.now()).toBeGreaterThan(9 * 60_000);
-    expect(verified.expiresAt - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    // The clock is set, so the expiry is exact: ten minutes after minting.
+    const mintedAt = 1_800_000_000_000;
+    vi.useFakeTimers({ toFake: ['Date'], now: mintedAt });
+    try {
+      const created = await createVoiceToken({
+        apiSecret,
+        channelId: 42,
+        userId: uuid,
+        userName: 'Ann Lee',
+        adminMuted: false,
+      });
+      expect(created.roomName).toBe('channel-42');
+      const verified = await verify(created.token);
+      expect(verified).toMatchObject({
+        identity: created.identity,
+        userId: uuid,
+        name: 'Ann Lee',
+        roomName: 'channel-42',
+        canPublish: true,
+        canSubscribe: true,
+      });
+      expect(verified.expiresAt).toBe(mintedAt + 10 * 60_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('withholds the publish right while admin-muted', async () => {
