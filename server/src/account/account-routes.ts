@@ -84,7 +84,8 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     const account = await localAccountOf(ctx.database.db, user);
     if (account && !(await checkPassword(request, account, body.password))) throw wrongPassword();
     if (await isOnlyOwner(ctx.database.db, user.id)) throw conflict(ACCOUNT_MESSAGES.onlyOwner);
-    await deleteAccount(ctx, user.id);
+    const { database, transmissions, sockets, channelEvents } = ctx;
+    await deleteAccount({ db: database.db, transmissions, sockets, channelEvents }, user.id);
     // Two owners deleting themselves at once can both pass the check: never leave it unclaimable.
     if (user.subscriptionTier === 'superadmin') await prepareOwnerSetup(ctx.database.db, ctx.config.dataDir, request.log);
     request.log.info({ userId: user.id }, 'account deleted by its owner');

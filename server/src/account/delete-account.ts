@@ -1,6 +1,6 @@
-import type { AppContext } from '../app-context.js';
-import type { ChannelEvent } from '../realtime/channel-events.js';
-import type { UserEnd } from '../realtime/socket-registry.js';
+import type { Database } from '../db/database.js';
+import type { ChannelEvent, ChannelEvents } from '../realtime/channel-events.js';
+import type { SocketRegistry, UserEnd } from '../realtime/socket-registry.js';
 import { deleteUserAndData, type DeletedUser } from '../users/delete-user.js';
 
 /** Where a deletion is told: the live servers' bus, from the server itself or the admin command. */
@@ -34,17 +34,31 @@ export async function announceDeletedUser(
   }
 }
 
+/** What deleting an account from a running server touches. */
+export interface DeleteAccountDeps {
+  db: Database;
+  /** The kept transmissions' audio files the deletion takes with it (opaque here). */
+  transmissions: {
+    filesOfUser(userId: string): Promise<object[]>;
+    unlinkAll(files: object[]): Promise<void>;
+    channelDeleted(channelId: number): Promise<void>;
+  };
+  sockets: Pick<SocketRegistry, 'endUser'>;
+  channelEvents: Pick<ChannelEvents, 'publish'>;
+}
+
 /** Deletes a user from a running server and tells everyone live (see `announceDeletedUser`). */
-export async function deleteAccount(ctx: AppContext, userId: string): Promise<void> {
+export async function deleteAccount(deps: DeleteAccountDeps, userId: string): Promise<void> {
+  const { transmissions } = deps;
   // Their transmissions (and those of the channels they created) cascade with the rows; the audio
   // files are found first and unlinked once the deletion is committed.
-  const files = await ctx.transmissions.filesOfUser(userId);
-  const deleted = await deleteUserAndData(ctx.database.db, userId);
+  const files = await transmissions.filesOfUser(userId);
+  const deleted = await deleteUserAndData(deps.db, userId);
   if (!deleted) return;
-  await ctx.transmissions.unlinkAll(files);
-  for (const channel of deleted.createdChannels) await ctx.transmissions.channelDeleted(channel.id);
+  await transmissions.unlinkAll(files);
+  for (const channel of deleted.createdChannels) await transmissions.channelDeleted(channel.id);
   await announceDeletedUser(deleted, {
-    endUser: (id, end) => ctx.sockets.endUser(id, end),
-    channelEvent: (event) => ctx.channelEvents.publish(event),
+    endUser: (id, end) => deps.sockets.endUser(id, end),
+    channelEvent: (event) => deps.channelEvents.publish(event),
   });
 }

@@ -9,15 +9,9 @@ import type { MessageResponse } from '../../../protocol/responses.js';
 import { requireChannelAdmin } from '../access/channel-guards.js';
 import { hasAllChannelsAccess, requireAdminTier } from '../access/tier-guards.js';
 import { requireUser } from '../auth/require-user.js';
-import {
-  createChannel,
-  deleteChannel,
-  listAllChannels,
-  listChannelsOf,
-  setTalkMode,
-} from './channel-store.js';
-import { onVoiceServer } from '../voice/voice-server-error.js';
+import { createChannel, listAllChannels, listChannelsOf, setTalkMode } from './channel-store.js';
 import { withErrorField } from './creation-errors.js';
+import { deleteChannelEverywhere } from './delete-channel.js';
 import { registerMemberRoutes } from './members-routes.js';
 
 export function registerChannelRoutes(app: FastifyInstance): void {
@@ -41,12 +35,11 @@ export function registerChannelRoutes(app: FastifyInstance): void {
   app.delete(API_PATHS.channel, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);
     await requireChannelAdmin(request, id);
-    const memberIds = await deleteChannel(ctx.database.db, id, () =>
-      onVoiceServer('delete the channel', () => ctx.voice.provider.closeRoom(id)),
+    const { database, voice, floor, transmissions, channelEvents } = ctx;
+    await deleteChannelEverywhere(
+      { db: database.db, voice: voice.provider, floor, transmissions, channelEvents },
+      id,
     );
-    ctx.channelEvents.publish({ type: 'channel_deleted', channelId: id, memberIds });
-    await ctx.floor.channelDeleted(id);
-    await ctx.transmissions.channelDeleted(id);
     return { message: 'Channel deleted' } satisfies MessageResponse;
   });
 

@@ -1,12 +1,37 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelMember } from '../../../protocol/channels.js';
+import type { FloorState } from '../../../protocol/floor.js';
 import type { ChannelChanged } from '../../../protocol/sockets.js';
-import { body, createChannel, setTier, signIn, signInOwner, type Person } from '../access/testing/people.js';
+import { VOICE_CLOSE_CODES } from '../../../protocol/voice-signalling.js';
+import {
+  addToChannel,
+  body,
+  createChannel,
+  setTier,
+  signIn,
+  signInOwner,
+  type Person,
+} from '../access/testing/people.js';
 import { userTopic } from '../realtime/bus.js';
 import { BusWatcher } from '../testing/bus-watcher.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { TestSocket } from '../testing/test-socket.js';
+import { TransmissionRecording } from '../transmissions/transmission-recording.js';
+import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+
+/** One second of 20 ms frames, finished as the SFU's recorder finishes a transmission. */
+function oneSecondSaid(speakerId: string) {
+  let now = Date.now();
+  const recording = new TransmissionRecording(speakerId, { now: () => now });
+  for (let i = 0; i < 50; i++, now += 20)
+    recording.push(1, i * 960, Buffer.concat([Buffer.from([0xf8]), Buffer.alloc(90, 0x11)]));
+  return recording.finish()!;
+}
 
 describe.each(testDatabases())('channels on $name', (database) => {
   let server: TestServer;
@@ -182,6 +207,55 @@ describe.each(testDatabases())('channels on $name', (database) => {
     expect(
       (await superadmin.client.request(`/api/channels/${other}`, { method: 'DELETE' })).status,
     ).toBe(200);
+  });
+
+  it('deleting a walkie-talkie channel ends its voice, frees its floor and takes its kept transmissions', async () => {
+    const id = await createChannel(admin, 'Radio to go');
+    await addToChannel(admin, id, member);
+    const walkie = await admin.client.request(`/api/channels/${id}/talk-mode`, {
+      method: 'PUT',
+      json: { talkMode: 'walkie' },
+    });
+    expect(walkie.status).toBe(200);
+    // Max is in the channel's voice and holds its floor; one transmission was kept.
+    const token = await body<{ token: string }>(
+      await member.client.request('/api/livekit-token', {
+        method: 'POST',
+        json: { channelId: id, userId: member.id, userName: 'Max Member' },
+      }),
+    );
+    const voice = await WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token.token);
+    const socket = await TestSocket.open(member.client);
+    try {
+      expect(voice.joined).toBeDefined();
+      socket.send({ type: 'join_channel', channelId: id, userId: member.id });
+      const holds = (m: FloorState) =>
+        m.type === 'floor_state' && m.channelId === id && m.holder?.id === member.id;
+      // The floor is granted once the voice server has counted Max in.
+      await expect
+        .poll(async () => {
+          socket.send({ type: 'floor_request', channelId: id });
+          return socket.next<FloorState>(holds, 500).then(
+            () => true,
+            () => false,
+          );
+        }, { timeout: 10_000 })
+        .toBe(true);
+      expect(await server.app.ctx.transmissions.keep(id, oneSecondSaid(member.id), [])).toBe(true);
+      const folder = join(server.config.transmissions.dir, String(id));
+      expect(await readdir(folder)).toHaveLength(1);
+
+      const response = await admin.client.request(`/api/channels/${id}`, { method: 'DELETE' });
+      expect(response.status).toBe(200);
+      // Read as soon as the deletion answers: the floor must not wait for Max's voice to end.
+      expect(await server.app.ctx.floor.currentHolderId(id)).toBeNull();
+      expect(existsSync(folder)).toBe(false);
+      await voice.waitFor(() => voice.closeCode !== undefined, 5000, 'voice closed');
+      expect(voice.closeCode).toBe(VOICE_CLOSE_CODES.roomClosed);
+    } finally {
+      await voice.close();
+      await socket.close();
+    }
   });
 
   it('answers 400 for a malformed channel id and 404 for a missing one', async () => {

@@ -6,27 +6,60 @@ import {
 import { isChannelAdmin, type ChannelAccess } from '../access/channel-guards.js';
 import { admitMember } from '../access/member-admission.js';
 import { requireMayAdd, requireMayName, requireMayRemove } from '../access/member-rules.js';
-import type { AppContext } from '../app-context.js';
 import { hasBlocked } from '../blocking/block-store.js';
+import type { Database } from '../db/database.js';
+import type { FloorService } from '../floor/floor-service.js';
 import { conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { revokeInvitesBy } from '../invites/invite-store.js';
+import type { Counters } from '../limits/counters.js';
+import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
-import { onVoiceServer } from '../voice/voice-server-error.js';
+import type { PresenceReader } from './member-presence.js';
 import { loadMember } from './member-view.js';
 import { deleteMembership, setMuted } from './membership-store.js';
 import { recordRemoval } from './removal-store.js';
+import { onVoiceServer, type ChannelVoice } from './voice-server-error.js';
 
-async function resolveTarget(ctx: AppContext, body: AddMemberBody): Promise<string | null> {
-  if ('userId' in body) return (await findUserById(ctx.database.db, body.userId))?.id ?? null;
-  return (await findUserByEmail(ctx.database.db, body.email))?.id ?? null;
+type Publish = Pick<ChannelEvents, 'publish'>;
+
+/** What adding a member touches. */
+export interface AddMemberDeps {
+  db: Database;
+  /** The self-join allowance per person and day, shared across instances. */
+  counters: Pick<Counters, 'counter'>;
+  /** For the new member's card. */
+  presence: PresenceReader;
+  channelEvents: Publish;
+}
+
+/** What removing a member touches: their voice ends and any floor they held is freed. */
+export interface RemoveMemberDeps {
+  db: Database;
+  voice: Pick<ChannelVoice, 'disconnectUser'>;
+  floor: Pick<FloorService, 'userSilenced'>;
+  channelEvents: Publish;
+}
+
+/** What an admin mute touches: the voice server, the floor, the member's card. */
+export interface SetMemberMutedDeps {
+  db: Database;
+  voice: Pick<ChannelVoice, 'setPublisherMuted'>;
+  floor: Pick<FloorService, 'userSilenced'>;
+  presence: PresenceReader;
+  channelEvents: Publish;
+}
+
+async function resolveTarget(db: Database, body: AddMemberBody): Promise<string | null> {
+  if ('userId' in body) return (await findUserById(db, body.userId))?.id ?? null;
+  return (await findUserByEmail(db, body.email))?.id ?? null;
 }
 
 /**
  * Joining by oneself is counted per person and day (shared counters), so nobody walks through every
  * channel to read its members (decision 026).
  */
-async function countSelfJoin(ctx: AppContext, userId: string): Promise<void> {
-  const joined = await ctx.counters.counter('self-join', 24 * 3600).penalty(userId);
+async function countSelfJoin(counters: AddMemberDeps['counters'], userId: string): Promise<void> {
+  const joined = await counters.counter('self-join', 24 * 3600).penalty(userId);
   if (joined.consumedPoints > SELF_JOINS_PER_DAY)
     throw tooManyRequests('You joined too many channels today. Try again tomorrow, or ask for an invite.');
 }
@@ -37,48 +70,49 @@ async function countSelfJoin(ctx: AppContext, userId: string): Promise<void> {
  * adding (spec §6), and, for a self-join, after a removal (decision 013: `admitMember`).
  */
 export async function addMember(
-  ctx: AppContext,
+  deps: AddMemberDeps,
   access: ChannelAccess,
   body: AddMemberBody,
 ): Promise<ChannelMember> {
   const channelId = access.channel.id;
   requireMayName(access, body);
-  const targetId = await resolveTarget(ctx, body);
+  const { db } = deps;
+  const targetId = await resolveTarget(db, body);
   if (!targetId) throw notFound('User not found');
   requireMayAdd(access, targetId);
   const door = isChannelAdmin(access) ? ({ kind: 'added-by-admin' } as const) : ({ kind: 'self-join' } as const);
-  if (door.kind === 'self-join') await countSelfJoin(ctx, access.user.id);
-  await ctx.database.db.transaction(async (tx) => {
+  if (door.kind === 'self-join') await countSelfJoin(deps.counters, access.user.id);
+  await db.transaction(async (tx) => {
     if (await hasBlocked(tx, targetId, access.user.id))
       throw forbidden('This user cannot be added by you');
     if (!(await admitMember(tx, channelId, targetId, door)))
       throw conflict('User is already a member of this channel');
   });
-  const member = await loadMember(ctx.database.db, ctx.presence, channelId, targetId);
+  const member = await loadMember(db, deps.presence, channelId, targetId);
   if (!member) throw notFound('User not found'); // removed again in between
-  ctx.channelEvents.publish({ type: 'member_added', channelId, member });
+  deps.channelEvents.publish({ type: 'member_added', channelId, member });
   return member;
 }
 
 export async function removeMember(
-  ctx: AppContext,
+  deps: RemoveMemberDeps,
   access: ChannelAccess,
   targetId: string,
 ): Promise<void> {
   requireMayRemove(access, targetId);
   const channelId = access.channel.id;
-  await ctx.database.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     if (!(await deleteMembership(tx, channelId, targetId))) throw notFound('Not a member of this channel');
     // The links they made die with their membership; a removal (not a leave) outlives older links.
     await revokeInvitesBy(tx, channelId, targetId);
     if (targetId !== access.user.id) await recordRemoval(tx, channelId, targetId);
     // Disconnected at once (DESIGN §3); if the voice server cannot, the member stays.
     await onVoiceServer('remove the member', () =>
-      ctx.voice.provider.disconnectUser(channelId, targetId),
+      deps.voice.disconnectUser(channelId, targetId),
     );
   });
-  ctx.channelEvents.publish({ type: 'member_removed', channelId, userId: targetId });
-  await ctx.floor.userSilenced(channelId, targetId);
+  deps.channelEvents.publish({ type: 'member_removed', channelId, userId: targetId });
+  await deps.floor.userSilenced(channelId, targetId);
 }
 
 /**
@@ -86,22 +120,22 @@ export async function removeMember(
  * transaction: when it cannot, nothing changes and the admin is told (VoiceServerError).
  */
 export async function setMemberMuted(
-  ctx: AppContext,
+  deps: SetMemberMutedDeps,
   access: ChannelAccess,
   targetId: string,
   isMuted: boolean,
 ): Promise<ChannelMember> {
   const channelId = access.channel.id;
-  await ctx.database.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     if (!(await setMuted(tx, channelId, targetId, isMuted)))
       throw notFound('Not a member of this channel');
     await onVoiceServer(isMuted ? 'mute' : 'unmute', () =>
-      ctx.voice.provider.setPublisherMuted(channelId, targetId, isMuted),
+      deps.voice.setPublisherMuted(channelId, targetId, isMuted),
     );
   });
-  const member = await loadMember(ctx.database.db, ctx.presence, channelId, targetId);
+  const member = await loadMember(deps.db, deps.presence, channelId, targetId);
   if (!member) throw notFound('Not a member of this channel');
-  ctx.channelEvents.publish({ type: 'member_muted', channelId, member });
-  if (isMuted) await ctx.floor.userSilenced(channelId, targetId);
+  deps.channelEvents.publish({ type: 'member_muted', channelId, member });
+  if (isMuted) await deps.floor.userSilenced(channelId, targetId);
   return member;
 }

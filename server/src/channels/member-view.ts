@@ -1,6 +1,6 @@
 import type { ChannelMember } from '../../../protocol/channels.js';
 import { displayName } from '../../../protocol/user.js';
-import { OFFLINE, type PresenceReader } from '../presence/presence-reader.js';
+import { OFFLINE, type PresenceReader } from './member-presence.js';
 import { memberRows, type MemberRow, type Queryable } from './membership-store.js';
 
 export function toChannelMember(row: MemberRow, presence = OFFLINE): ChannelMember {

@@ -15,7 +15,12 @@ import {
   requireChannelMember,
   requireChannelReader,
 } from '../access/channel-guards.js';
-import { addMember, removeMember, setMemberMuted } from './member-actions.js';
+import {
+  addMember,
+  removeMember,
+  setMemberMuted,
+  type SetMemberMutedDeps,
+} from './member-actions.js';
 import { loadMembers } from './member-view.js';
 import { mutedUserIds } from './membership-store.js';
 import { poke } from './poke.js';
@@ -24,6 +29,13 @@ import { PokeLimiter } from './poke-limiter.js';
 export function registerMemberRoutes(app: FastifyInstance): void {
   const { ctx } = app;
   const pokes = new PokeLimiter();
+  const muteDeps = (): SetMemberMutedDeps => ({
+    db: ctx.database.db,
+    voice: ctx.voice.provider,
+    floor: ctx.floor,
+    presence: ctx.presence,
+    channelEvents: ctx.channelEvents,
+  });
 
   app.get(API_PATHS.channelMembers, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);
@@ -35,32 +47,43 @@ export function registerMemberRoutes(app: FastifyInstance): void {
     const { id } = channelParamsSchema.parse(request.params);
     const body = addMemberBodySchema.parse(request.body);
     const access = await requireChannel(request, id);
-    return reply.status(201).send(await addMember(ctx, access, body));
+    const { database, counters, presence, channelEvents } = ctx;
+    const deps = { db: database.db, counters, presence, channelEvents };
+    return reply.status(201).send(await addMember(deps, access, body));
   });
 
   app.delete(API_PATHS.channelMember, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannel(request, id);
-    await removeMember(ctx, access, memberId);
+    const { database, voice, floor, channelEvents } = ctx;
+    await removeMember(
+      { db: database.db, voice: voice.provider, floor, channelEvents },
+      access,
+      memberId,
+    );
     return { message: 'Member removed' } satisfies MessageResponse;
   });
 
   app.post(API_PATHS.channelMemberMute, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelAdmin(request, id);
-    return setMemberMuted(ctx, access, memberId, true);
+    return setMemberMuted(muteDeps(), access, memberId, true);
   });
 
   app.delete(API_PATHS.channelMemberMute, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelAdmin(request, id);
-    return setMemberMuted(ctx, access, memberId, false);
+    return setMemberMuted(muteDeps(), access, memberId, false);
   });
 
   app.post(API_PATHS.channelMemberPoke, async (request) => {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelMember(request, id);
-    await poke(ctx, pokes, access, memberId);
+    await poke(
+      { db: ctx.database.db, limiter: pokes, channelEvents: ctx.channelEvents },
+      access,
+      memberId,
+    );
     return { message: 'Poke sent' } satisfies PokeResponse;
   });
 

@@ -1,16 +1,25 @@
 import { admitMember } from '../access/member-admission.js';
-import type { AppContext } from '../app-context.js';
 import { loadMember } from '../channels/member-view.js';
+import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
+import type { PresenceReader } from '../channels/member-presence.js';
+import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findLiveInvite } from './invite-store.js';
+
+/** What accepting an invite touches: the invite and membership, the new member's card, the event. */
+export interface AcceptInviteDeps {
+  db: Database;
+  presence: PresenceReader;
+  channelEvents: Pick<ChannelEvents, 'publish'>;
+}
 
 /**
  * Makes the caller a member of the invite's channel. Idempotent, so a link opened twice (or by someone
  * already in the channel) just answers the channel. Links stay valid for others until they expire or
  * are revoked — but never bring back someone removed from the channel after the link was made.
  */
-export async function acceptInvite(ctx: AppContext, userId: string, token: string): Promise<number> {
-  const { db } = ctx.database;
+export async function acceptInvite(deps: AcceptInviteDeps, userId: string, token: string): Promise<number> {
+  const { db } = deps;
   const added = await db.transaction(async (tx) => {
     const invite = await findLiveInvite(tx, token);
     if (!invite) throw notFound('This invite link is invalid or has expired');
@@ -18,8 +27,8 @@ export async function acceptInvite(ctx: AppContext, userId: string, token: strin
     return { channelId: invite.channelId, isNew: await admitMember(tx, invite.channelId, userId, door) };
   });
   if (added.isNew) {
-    const member = await loadMember(db, ctx.presence, added.channelId, userId);
-    if (member) ctx.channelEvents.publish({ type: 'member_added', channelId: added.channelId, member });
+    const member = await loadMember(db, deps.presence, added.channelId, userId);
+    if (member) deps.channelEvents.publish({ type: 'member_added', channelId: added.channelId, member });
   }
   return added.channelId;
 }

@@ -49,7 +49,8 @@ export function registerInviteRoutes(app: FastifyInstance): void {
   app.post(API_PATHS.inviteAccept, async (request) => {
     const { token } = acceptInviteBodySchema.parse(request.body);
     const user = await requireUser(request);
-    const channelId = await acceptInvite(ctx, user.id, token);
+    const { database, presence, channelEvents } = ctx;
+    const channelId = await acceptInvite({ db: database.db, presence, channelEvents }, user.id, token);
     return { channelId } satisfies AcceptInviteResponse;
   });
 

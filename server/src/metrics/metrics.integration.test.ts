@@ -60,7 +60,7 @@ describe('GET /metrics', () => {
     expect(sample(await scrape(), 'chirp_sign_in_failures_total{step="password"}')).toBe(failuresBefore + 1);
   });
 
-  it('shows the open usage records of the voice server and the built-in SFU at work: rooms, peers, packets', async () => {
+  it('shows the open usage records of the voice server and the built-in SFU at work: rooms, peers, packets and the path they took', async () => {
     const { id: channelId } = await body<{ id: number }>(await ann.client.request('/api/channels', { method: 'POST', json: { name: 'Metered' } }));
     await ann.client.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: bob.id } });
     const openBefore = sample(await scrape(), 'chirp_usage_sessions_open') ?? -1;
@@ -88,6 +88,10 @@ describe('GET /metrics', () => {
       expect(sample(text, 'chirp_sfu_packets_received_total')).toBeGreaterThanOrEqual(40);
       expect(sample(text, 'chirp_sfu_packets_forwarded_total')).toBeGreaterThanOrEqual(40);
       expect(sample(text, 'chirp_sfu_packets_lost_total')).toBe(0);
+      // Every packet left by the SFU's own SRTP and UDP send, none through werift's sender: a
+      // werift upgrade that moved what the fast path reads would show here.
+      expect(sample(text, 'chirp_sfu_fast_path_packets_total')).toBeGreaterThanOrEqual(40);
+      expect(sample(text, 'chirp_sfu_slow_path_packets_total')).toBe(0);
       // The voice server meters each connection (decision 016): one open record per member.
       expect(sample(text, 'chirp_usage_sessions_open')).toBe(openBefore + 2);
     } finally {

@@ -21,7 +21,7 @@ const SIGN_IN_STEPS: Record<string, string> = {
 
 /**
  * `GET /metrics` in Prometheus' text format, from this instance: sockets, online users, the built-in
- * SFU (rooms, participants, packets received, lost and forwarded), open usage records, HTTP latency
+ * SFU (rooms, participants, packets received, lost and forwarded, by fast or slow path), open usage records, HTTP latency
  * by route pattern, sign-in failures, and Node's own figures (event-loop lag, CPU, memory, GC, file
  * descriptors). Each app has its own registry, so several servers in one process (tests) stay apart.
  */
@@ -77,6 +77,8 @@ export function registerMetrics(app: FastifyInstance): void {
     total('chirp_sfu_packets_received_total', 'RTP packets the built-in SFU received from publishers', () => sfu.stats().packetsReceived);
     total('chirp_sfu_packets_lost_total', 'Publisher RTP packets that never reached the built-in SFU (sequence gaps)', () => sfu.stats().packetsLost);
     total('chirp_sfu_packets_forwarded_total', 'RTP packets the built-in SFU sent on to listeners', () => sfu.stats().packetsForwarded);
+    total('chirp_sfu_fast_path_packets_total', 'Forwarded packets the built-in SFU encrypted and sent on UDP itself (its fast path)', () => sfu.stats().fastPathPackets);
+    total('chirp_sfu_slow_path_packets_total', 'Forwarded packets the built-in SFU handed to werift instead (AES-GCM, TCP or TURN pairs, or werift internals not found)', () => sfu.stats().slowPathPackets);
   }
 
   new Gauge({

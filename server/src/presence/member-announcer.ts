@@ -2,7 +2,7 @@ import type { MemberUpdate } from '../../../protocol/sockets.js';
 import { toChannelMember } from '../channels/member-view.js';
 import type { MemberRow } from '../channels/membership-store.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
-import type { MemberPresence } from './presence-reader.js';
+import type { MemberPresence } from '../channels/member-presence.js';
 
 /** A channel's viewers get at most one batch of member cards per this many milliseconds. */
 export const ANNOUNCE_INTERVAL_MS = 50;

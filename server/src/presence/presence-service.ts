@@ -8,7 +8,7 @@ import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
 import type { SocketHub } from '../realtime/socket-hub.js';
 import { MemberAnnouncer } from './member-announcer.js';
-import type { MemberPresence, PresenceReader } from './presence-reader.js';
+import type { MemberPresence, PresenceReader } from '../channels/member-presence.js';
 import {
   mergePresence,
   samePresence,

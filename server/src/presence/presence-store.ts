@@ -1,4 +1,4 @@
-import type { MemberPresence } from './presence-reader.js';
+import type { MemberPresence } from '../channels/member-presence.js';
 
 /**
  * What one instance knows of one user: the channels its sockets joined, where they listen and

@@ -18,7 +18,7 @@ export interface VoiceProvider {
   /**
    * Admin mute: the provider stops carrying the user's audio in that channel at once. These three
    * reject when the voice server could not do it, so the caller can refuse the change (see
-   * `voice-server-error.ts`); a user or room that is simply not connected is not an error.
+   * `channels/voice-server-error.ts`); a user or room that is simply not connected is not an error.
    */
   setPublisherMuted(channelId: number, userId: string, muted: boolean): Promise<void>;
   /**

@@ -227,10 +227,15 @@ describe('forwarding', () => {
     ]);
     await warmup;
     const before = { b: b.received.get(aIdentity) ?? 0, c: c.received.get(aIdentity) ?? 0 };
+    const statsBefore = server.sfu.stats();
     await talk(a, 50);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((b.received.get(aIdentity) ?? 0) - before.b).toBeGreaterThanOrEqual(49);
     expect((c.received.get(aIdentity) ?? 0) - before.c).toBeGreaterThanOrEqual(49);
+    // Both listeners were served by the SFU's own SRTP and UDP send, never through werift's.
+    const stats = server.sfu.stats();
+    expect(stats.fastPathPackets - statsBefore.fastPathPackets).toBeGreaterThanOrEqual(98);
+    expect(stats.slowPathPackets).toBe(0);
     // Payloads arrive intact and in order (the marker we wrote is the packet index).
     const lastBurst = receivedPayloads.slice(-50);
     expect(lastBurst).toEqual([...Array(50).keys()]);

@@ -4,20 +4,20 @@ import {
   RtpPacket,
   type MediaStreamTrack,
   type RTCDtlsTransport,
-  type RTCRtpSender,
   type RTCRtpTransceiver,
 } from 'werift';
 import { DatagramBatch } from './datagram-batch.js';
-import type { ReportSchedule, ReportingSender, SenderReports } from './sender-reports.js';
+import type { ReportSchedule, SenderReports } from './sender-reports.js';
+import type { SendPath } from './sfu-counters.js';
 import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp/srtp-aes-cm.js';
 import {
+  IceSendRoute,
   aesCmSendKeys,
   iceConnection,
   localSrtpContext,
-  udpRoute,
-  type IceConnectionShape,
-  type NominatedPairShape,
-  type UdpRoute,
+  reportingSender,
+  senderTransport,
+  type ReportingSender,
 } from './werift-internals.js';
 
 /** What a forwarder needs of a publisher's packet; werift's parsed RtpPacket fits as is. */
@@ -47,14 +47,14 @@ const datagrams = new DatagramBatch();
  *
  * It falls back to werift's sender when the fast path cannot apply: before DTLS is up, when the
  * browser negotiated AES-GCM, or for TCP/TURN pairs (those still get our encryption, sent through
- * werift's ICE connection).
+ * werift's ICE connection). `send` says which path a packet took, for the SFU's counters.
  */
 export class RtpForwarder {
   private context: object | undefined;
   private protector: SrtpAesCmProtector | undefined;
-  private pair: NominatedPairShape | undefined;
-  private route: UdpRoute | undefined;
-  private connection: IceConnectionShape | undefined;
+  private route: IceSendRoute | undefined;
+  /** werift's report fields of our sender, undefined when it has none (then no sender reports). */
+  private readonly reporting: ReportingSender | undefined;
   private sourceSsrc: number | undefined;
   private seqOffset = randomInt(0x1_0000);
   private timestampOffset = randomInt(0x1_0000_0000);
@@ -67,21 +67,28 @@ export class RtpForwarder {
     private readonly transceiver: RTCRtpTransceiver,
     private readonly track: MediaStreamTrack,
     private readonly reports: SenderReports,
-  ) {}
+  ) {
+    this.reporting = reportingSender(transceiver.sender);
+  }
 
-  send(packet: ForwardedPacket): void {
+  /**
+   * Sends one packet to the listener: 'fast' when encrypted here and queued for the nominated
+   * UDP socket, 'slow' when handed to werift (its sender, or its ICE connection for TCP and TURN
+   * pairs), undefined when not sent (DTLS not up yet, consent to send lost, socket closed).
+   */
+  send(packet: ForwardedPacket): SendPath | undefined {
     const sender = this.transceiver.sender;
-    const dtls = sender.dtlsTransport as RTCDtlsTransport | undefined;
+    const dtls = senderTransport(sender);
     const codec = sender.codec;
-    if (!dtls || dtls.state !== 'connected' || !codec) return;
+    if (!dtls || dtls.state !== 'connected' || !codec) return undefined;
     if (localSrtpContext(dtls) !== this.context) this.useSession(dtls);
     const protector = this.protector;
-    const connection = this.connection;
-    if (!protector || !connection) {
+    const route = this.route;
+    if (!protector || !route) {
       this.track.writeRtp(new RtpPacket(new RtpHeader({ ...packet.header }), packet.payload));
-      return;
+      return 'slow';
     }
-    if (connection.canSendApplicationData && !connection.canSendApplicationData()) return;
+    if (!route.canSend()) return undefined;
 
     const { header, payload } = packet;
     if (header.ssrc !== this.sourceSsrc) this.followSource(header);
@@ -109,8 +116,9 @@ export class RtpForwarder {
     out[11] = ssrc;
     out.set(payload, RTP_HEADER_BYTES);
     protector.protect(out, RTP_HEADER_BYTES, length, index);
-    this.transmit(connection, out);
-    this.count(sender, length, timestamp);
+    this.count(length, timestamp);
+    const way = route.send(out, datagrams);
+    return way && (way === 'udp' ? 'fast' : 'slow');
   }
 
   private useSession(dtls: RTCDtlsTransport): void {
@@ -119,24 +127,9 @@ export class RtpForwarder {
     const connection = iceConnection(dtls);
     this.protector =
       keys && connection ? new SrtpAesCmProtector(keys, this.transceiver.sender.ssrc) : undefined;
-    this.connection = connection;
+    this.route = connection && new IceSendRoute(connection);
     // A new SRTP session starts its packet index afresh.
     this.highestIndex = -1;
-  }
-
-  private transmit(connection: IceConnectionShape, out: Buffer): void {
-    const pair = connection.nominated;
-    if (!pair) return;
-    if (pair !== this.pair) {
-      this.pair = pair;
-      this.route = udpRoute(pair);
-    }
-    const route = this.route;
-    if (route && !route.transport.closed) {
-      datagrams.add(route.socket, out, route.port, route.host);
-    } else if (!route) {
-      connection.send(out).catch(() => undefined);
-    }
   }
 
   /** A new upstream SSRC (the talker's stream restarted): continue our numbering seamlessly. */
@@ -162,9 +155,10 @@ export class RtpForwarder {
   }
 
   /** Keeps the sender reports (packet and octet counts, the RTP/NTP clock pair) truthful. */
-  private count(sender: RTCRtpSender, payloadBytes: number, timestamp: number): void {
-    // werift's sender has these fields; its own report loop is replaced by `SenderReports`.
-    const stats = sender as unknown as ReportingSender;
+  private count(payloadBytes: number, timestamp: number): void {
+    // werift's own report loop is replaced by `SenderReports`, which reads these fields.
+    const stats = this.reporting;
+    if (!stats) return;
     stats.packetCount = (stats.packetCount + 1) >>> 0;
     stats.octetCount = (stats.octetCount + payloadBytes) >>> 0;
     if (stats.packetCount % NTP_EVERY === 1) {

@@ -1,11 +1,7 @@
 import { RtcpSourceDescriptionPacket, RtcpSrPacket, type RtcpPacket } from 'werift';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  SENDER_REPORT_INTERVAL_MS,
-  SenderReports,
-  type ReportSchedule,
-  type ReportingSender,
-} from './sender-reports.js';
+import { SENDER_REPORT_INTERVAL_MS, SenderReports, type ReportSchedule } from './sender-reports.js';
+import type { ReportingSender } from './werift-internals.js';
 
 /** A forwarded stream's sender as werift has it; its transport keeps what it was asked to send. */
 function sender(ssrc: number): ReportingSender & { reports: RtcpPacket[][] } {

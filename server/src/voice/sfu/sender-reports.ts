@@ -8,6 +8,7 @@ import {
   timestampSeconds,
   type RtcpPacket,
 } from 'werift';
+import type { ReportingSender } from './werift-internals.js';
 
 /**
  * Mean time between two RTCP sender reports of one forwarded stream: 5 s, Chrome's own interval for
@@ -18,20 +19,6 @@ export const SENDER_REPORT_INTERVAL_MS = 5_000;
 /** The first report follows the first packet after 0.5–1.5 s, as werift's did. */
 const FIRST_REPORT_MS = 1_000;
 const TICK_MS = 250;
-
-/** The fields of werift's `RTCRtpSender` a sender report reads and sets. */
-export interface ReportingSender {
-  readonly ssrc: number;
-  readonly cname?: string;
-  readonly stopped?: boolean;
-  packetCount: number;
-  octetCount: number;
-  rtpTimestamp: number;
-  ntpTimestamp: bigint;
-  lastSRtimestamp?: number;
-  lastSentSRTimestamp?: number;
-  readonly dtlsTransport: { state: string; sendRtcp(packets: RtcpPacket[]): Promise<unknown> };
-}
 
 /** A stream's place in the reports; the forwarder keeps it to skip a lookup per packet. */
 export interface ReportSchedule {

@@ -24,4 +24,10 @@ describe('SfuCounters', () => {
     counters.forwarded(2);
     expect(counters.totals.packetsForwarded).toBe(5);
   });
+
+  it('tells packets sent by the fast path from those handed to werift', () => {
+    const counters = new SfuCounters();
+    for (const path of ['fast', 'fast', 'slow', undefined] as const) counters.sent(path);
+    expect(counters.totals).toMatchObject({ fastPathPackets: 2, slowPathPackets: 1 });
+  });
 });

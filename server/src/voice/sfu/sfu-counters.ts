@@ -6,7 +6,18 @@ export interface SfuTotals {
   packetsLost: number;
   /** Packets sent on to listeners (one per listener per forwarded packet). */
   packetsForwarded: number;
+  /** Forwarded packets the SFU encrypted and sent itself on the nominated UDP socket. */
+  fastPathPackets: number;
+  /**
+   * Forwarded packets handed to werift instead: its own sender (DTLS-SRTP keys not readable,
+   * AES-GCM) or its ICE connection (TCP and TURN pairs). A werift upgrade that moved the internals
+   * the fast path reads shows here.
+   */
+  slowPathPackets: number;
 }
+
+/** How a forwarded packet left: the SFU's own SRTP and UDP send, or through werift. */
+export type SendPath = 'fast' | 'slow';
 
 /** A jump this large is a new stream (or a reordering), not loss. */
 const MAX_GAP = 1000;
@@ -16,7 +27,13 @@ const MAX_GAP = 1000;
  * sequence numbers (16-bit, wrapping): what a publisher's network dropped before the SFU.
  */
 export class SfuCounters {
-  readonly totals: SfuTotals = { packetsReceived: 0, packetsLost: 0, packetsForwarded: 0 };
+  readonly totals: SfuTotals = {
+    packetsReceived: 0,
+    packetsLost: 0,
+    packetsForwarded: 0,
+    fastPathPackets: 0,
+    slowPathPackets: 0,
+  };
   private readonly lastSequence = new WeakMap<object, number>();
 
   received(publisher: object, sequenceNumber: number): void {
@@ -31,5 +48,11 @@ export class SfuCounters {
 
   forwarded(count: number): void {
     this.totals.packetsForwarded += count;
+  }
+
+  /** One packet left for a listener by `path` (nothing when it was not sent at all). */
+  sent(path: SendPath | undefined): void {
+    if (path === 'fast') this.totals.fastPathPackets++;
+    else if (path === 'slow') this.totals.slowPathPackets++;
   }
 }

@@ -10,8 +10,13 @@ import { NegotiationQueue } from './negotiation-queue.js';
 import { announceAddress } from './peer-config.js';
 import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
 import type { SenderReports } from './sender-reports.js';
+import type { SendPath } from './sfu-counters.js';
 import type { SfuLogger } from './sfu-logger.js';
-import { iceConnection, interceptDatagrams, preferAesCmSrtp } from './werift-internals.js';
+import {
+  interceptDatagrams,
+  preferAesCmSrtp,
+  startIceChecksAfterRestart,
+} from './werift-internals.js';
 
 type OfferMessage = Extract<ServerVoiceMessage, { type: 'offer' }>;
 
@@ -76,10 +81,7 @@ export class SfuPeer {
     this.pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
         // Consent checks are answered, and RTCP dropped, before werift from now on.
-        for (const transport of this.pc.dtlsTransports) {
-          const connection = iceConnection(transport);
-          if (connection) interceptDatagrams(connection);
-        }
+        interceptDatagrams(this.pc);
       }
       if (state !== 'new' && state !== 'connecting') this.wakeSettleWaiters();
       options.onConnectionState(state);
@@ -170,13 +172,16 @@ export class SfuPeer {
     }
   }
 
-  /** Sends one of a talker's packets to this listener (the packet is only read, never changed). */
-  forward(identity: string, packet: ForwardedPacket): void {
+  /**
+   * Sends one of a talker's packets to this listener (the packet is only read, never changed);
+   * says by which path, or undefined when it was not sent.
+   */
+  forward(identity: string, packet: ForwardedPacket): SendPath | undefined {
     if (identity !== this.lastIdentity) {
       this.lastIdentity = identity;
       this.lastForward = this.forwards.get(identity);
     }
-    this.lastForward?.forwarder?.send(packet);
+    return this.lastForward?.forwarder?.send(packet);
   }
 
   private forgetLastForward(): void {
@@ -234,27 +239,13 @@ export class SfuPeer {
     const answer = await this.offerAndWait(id, message);
     if (this.closed) return;
     await this.pc.setRemoteDescription({ type: 'answer', sdp: answer });
-    if (iceRestart) this.restartIceChecks();
+    if (iceRestart)
+      startIceChecksAfterRestart(this.pc, (error) =>
+        this.options.logger.info({ err: error }, 'sfu: ICE restart failed'),
+      );
     if (!this.firstNegotiationDone) {
       this.firstNegotiationDone = true;
       if (this.options.canPublish || this.forwards.size > 0) this.queue.request();
-    }
-  }
-
-  /**
-   * werift 0.24 resets its ICE agent on an ICE-restart offer, but its connect step skips ICE when
-   * DTLS is still up, so the new checks never start and media stops. Start them ourselves; DTLS
-   * and SRTP carry on over the new candidate pair.
-   */
-  private restartIceChecks(): void {
-    for (const transport of this.pc.iceTransports) {
-      if (transport.state === 'closed' || transport.connection.nominated) continue;
-      // Not awaited: the checks take as long as the network needs, and offers must not queue behind them.
-      transport
-        .start()
-        .catch((error: unknown) =>
-          this.options.logger.info({ err: error }, 'sfu: ICE restart failed'),
-        );
     }
   }
 

@@ -111,7 +111,7 @@ export class SfuRoom implements SweptRoom {
     let sent = 0;
     for (const listener of this.sessions.values()) {
       if (listener === publisher || blocked?.has(listener.userId)) continue;
-      listener.peer.forward(publisher.identity, packet);
+      this.counters.sent(listener.peer.forward(publisher.identity, packet));
       sent++;
     }
     this.counters.forwarded(sent);

@@ -1,4 +1,5 @@
 import {
+  RTCRtpSender,
   RtcpReceiverInfo,
   RtcpRrPacket,
   RtcpSenderInfo,
@@ -7,7 +8,7 @@ import {
   RtpPacket,
 } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { isRtcp } from './werift-internals.js';
+import { isRtcp, reportingSender } from './werift-internals.js';
 
 describe('isRtcp (datagrams dropped before werift)', () => {
   it('never takes the browser’s Opus RTP for RTCP, with or without the marker bit', () => {
@@ -53,5 +54,20 @@ describe('isRtcp (datagrams dropped before werift)', () => {
   it('leaves STUN and DTLS alone', () => {
     expect(isRtcp(Buffer.from('000100502112a442000000000000000000000000', 'hex'))).toBe(false);
     expect(isRtcp(Buffer.from('16fefd000000000000000000', 'hex'))).toBe(false);
+  });
+});
+
+describe('reportingSender (the counters RTCP sender reports read)', () => {
+  it('finds them on werift’s own sender, where forwarding keeps them up to date', () => {
+    const sender = new RTCRtpSender('audio');
+    expect(reportingSender(sender)).toMatchObject({
+      packetCount: 0,
+      octetCount: 0,
+      ssrc: sender.ssrc,
+    });
+  });
+
+  it('answers undefined for a sender without them, so no report carries made-up counts', () => {
+    expect(reportingSender({ ssrc: 1 } as unknown as RTCRtpSender)).toBeUndefined();
   });
 });

@@ -5,15 +5,21 @@ import {
   ProtectionProfileAes128CmHmacSha1_80,
   type RTCDtlsTransport,
   type RTCPeerConnection,
+  type RTCRtpSender,
+  type RtcpPacket,
 } from 'werift';
 import { BindingResponder, type BindingAgent } from './binding-responder.js';
+import type { DatagramBatch } from './datagram-batch.js';
 import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
 
 /**
- * The few werift 0.24 internals the forwarding fast path reads, in one place: the negotiated SRTP
- * session keys, the nominated ICE pair's UDP socket, and the SRTP profile preference. Each accessor
- * checks the shape it expects and answers `undefined` otherwise, so a werift upgrade that moves
- * them makes forwarding fall back to werift's own (slower) sender instead of breaking.
+ * Every werift 0.24 internal the SFU reads, writes or wraps, in one place: the one file to check on
+ * a werift upgrade. The negotiated SRTP session keys, the nominated ICE pair's UDP socket, the SRTP
+ * profile preference, a sender's report counters, the ICE agent's credentials and sockets (consent
+ * answers, RTCP dropped), and the ICE-restart gap. Each accessor checks the shape it expects and
+ * answers `undefined` otherwise, so a werift upgrade that moves them makes forwarding fall back to
+ * werift's own (slower) sender instead of breaking; the SFU counts those packets
+ * (`chirp_sfu_slow_path_packets_total`) and the integration tests fail when any is sent.
  */
 interface CipherShape {
   srtpSessionKey?: Buffer;
@@ -37,11 +43,12 @@ interface StunProtocolShape {
   datagramReceived?: (data: Buffer, addr: [string, number]) => void;
 }
 
-export interface NominatedPairShape {
+interface NominatedPairShape {
   protocol?: StunProtocolShape;
   remoteCandidate?: { host: string; port: number };
 }
 
+/** werift's ICE `Connection` as the SFU uses it; other files only pass it around. */
 export interface IceConnectionShape {
   nominated?: NominatedPairShape;
   protocols?: StunProtocolShape[];
@@ -76,6 +83,14 @@ export function preferAesCmSrtp(pc: RTCPeerConnection): void {
   }
 }
 
+/**
+ * The DTLS transport of a sender: werift types it as always there, but it is set only once the
+ * sender's m-line is negotiated.
+ */
+export function senderTransport(sender: RTCRtpSender): RTCDtlsTransport | undefined {
+  return sender.dtlsTransport;
+}
+
 /** The outgoing SRTP context, to notice when a new DTLS session replaced it. */
 export function localSrtpContext(transport: RTCDtlsTransport): object | undefined {
   return shape(transport).srtp?.localContext;
@@ -83,7 +98,12 @@ export function localSrtpContext(transport: RTCDtlsTransport): object | undefine
 
 /** The outgoing session keys when the negotiated profile is AES-CM with HMAC-SHA1-80. */
 export function aesCmSendKeys(transport: RTCDtlsTransport): SrtpSessionKeys | undefined {
-  const context = shape(transport).srtp?.localContext;
+  return aesCmContextKeys(shape(transport).srtp?.localContext);
+}
+
+/** The session keys of one of werift's SRTP contexts (`SrtpSession.localContext`) when AES-CM. */
+export function aesCmContextKeys(srtpContext: unknown): SrtpSessionKeys | undefined {
+  const context = srtpContext as LocalContextShape | undefined;
   const cipher = context?.cipher;
   if (context?.profile !== ProtectionProfileAes128CmHmacSha1_80 || !cipher) return undefined;
   const { srtpSessionKey: key, srtpSessionSalt: salt, srtpSessionAuthTag: authKey } = cipher;
@@ -91,12 +111,13 @@ export function aesCmSendKeys(transport: RTCDtlsTransport): SrtpSessionKeys | un
   return { key, salt, authKey };
 }
 
+/** The ICE connection under a DTLS transport, for `IceSendRoute`. */
 export function iceConnection(transport: RTCDtlsTransport): IceConnectionShape | undefined {
   const connection = shape(transport).iceTransport?.connection;
   return typeof connection?.send === 'function' ? connection : undefined;
 }
 
-export interface UdpRoute {
+interface UdpRoute {
   transport: UdpTransportShape;
   socket: Socket;
   host: string;
@@ -107,7 +128,7 @@ export interface UdpRoute {
  * The UDP socket and address of a nominated pair; undefined for TCP and TURN pairs and for remote
  * names that need resolving, which keep going through werift.
  */
-export function udpRoute(pair: NominatedPairShape): UdpRoute | undefined {
+function udpRoute(pair: NominatedPairShape): UdpRoute | undefined {
   const transport = pair.protocol?.transport;
   const remote = pair.remoteCandidate;
   if (transport?.type !== 'udp' || !transport.socket || !remote || !isIP(remote.host))
@@ -115,10 +136,100 @@ export function udpRoute(pair: NominatedPairShape): UdpRoute | undefined {
   return { transport, socket: transport.socket, host: remote.host, port: remote.port };
 }
 
+/** How `IceSendRoute.send` sent a packet: queued for the pair's UDP socket, or through werift. */
+export type IceSendWay = 'udp' | 'werift';
+
+/**
+ * Where one ICE connection's forwarded packets go: the nominated pair's UDP socket, read once per
+ * pair, or werift's ICE connection for TCP and TURN pairs.
+ */
+export class IceSendRoute {
+  private pair: NominatedPairShape | undefined;
+  private route: UdpRoute | undefined;
+
+  constructor(private readonly connection: IceConnectionShape) {}
+
+  /** False while werift would not send either (consent to send lost). */
+  canSend(): boolean {
+    const connection = this.connection;
+    return !connection.canSendApplicationData || connection.canSendApplicationData();
+  }
+
+  /**
+   * Sends one SRTP packet: queued on `batch` for the nominated pair's UDP socket, or handed to
+   * werift's ICE connection when the pair is not plain UDP. Undefined when nothing was sent: no
+   * pair nominated yet, or werift closed its socket.
+   */
+  send(packet: Buffer, batch: DatagramBatch): IceSendWay | undefined {
+    const pair = this.connection.nominated;
+    if (!pair) return undefined;
+    if (pair !== this.pair) {
+      this.pair = pair;
+      this.route = udpRoute(pair);
+    }
+    const route = this.route;
+    if (!route) {
+      this.connection.send(packet).catch(() => undefined);
+      return 'werift';
+    }
+    if (route.transport.closed) return undefined;
+    batch.add(route.socket, packet, route.port, route.host);
+    return 'udp';
+  }
+}
+
+/**
+ * The fields of werift's `RTCRtpSender` (private in its types) that RTCP sender reports read and
+ * set. Forwarding bypasses werift's sender, so the SFU keeps them itself: werift still answers
+ * the listener's receiver reports (round-trip time) from `lastSRtimestamp`/`lastSentSRTimestamp`.
+ */
+export interface ReportingSender {
+  readonly ssrc: number;
+  readonly cname?: string;
+  readonly stopped?: boolean;
+  packetCount: number;
+  octetCount: number;
+  rtpTimestamp: number;
+  ntpTimestamp: bigint;
+  lastSRtimestamp?: number;
+  lastSentSRTimestamp?: number;
+  readonly dtlsTransport: { state: string; sendRtcp(packets: RtcpPacket[]): Promise<unknown> };
+}
+
+/**
+ * The sender's report fields, or undefined when werift no longer has them (no reports then). Its
+ * `dtlsTransport` is public, set once negotiated.
+ */
+export function reportingSender(sender: RTCRtpSender): ReportingSender | undefined {
+  const fields = sender as unknown as Partial<ReportingSender>;
+  return typeof fields.packetCount === 'number' &&
+    typeof fields.octetCount === 'number' &&
+    typeof fields.rtpTimestamp === 'number' &&
+    typeof fields.ntpTimestamp === 'bigint'
+    ? (fields as ReportingSender)
+    : undefined;
+}
+
+/**
+ * werift 0.24 resets its ICE agent on an ICE-restart offer, but its connect step skips ICE when
+ * DTLS is still up, so the new checks never start and media stops. This starts them; DTLS and
+ * SRTP carry on over the new candidate pair. Call it once the restart's answer is applied.
+ */
+export function startIceChecksAfterRestart(
+  pc: RTCPeerConnection,
+  onError: (error: unknown) => void,
+): void {
+  for (const transport of pc.iceTransports) {
+    if (transport.state === 'closed' || transport.connection.nominated) continue;
+    // Not awaited: the checks take as long as the network needs, and offers must not queue behind them.
+    transport.start().catch(onError);
+  }
+}
+
 const answered = new WeakSet<StunProtocolShape>();
 
 /**
- * Puts the SFU in front of werift on each of the connection's UDP sockets, once it is connected:
+ * Puts the SFU in front of werift on each UDP socket of the peer's connections, once it is connected:
  * - a routine consent check on the nominated pair is answered by a `BindingResponder`;
  * - RTCP from the browser is dropped unread. The SFU uses none of it (no NACK or PLI for Opus, no
  *   bandwidth estimation, and forwarding does not go through werift's senders whose statistics
@@ -127,7 +238,14 @@ const answered = new WeakSet<StunProtocolShape>();
  * Everything else (media, other STUN, DTLS) goes on to werift unchanged. Safe to call again after
  * an ICE restart: sockets already taken over are skipped.
  */
-export function interceptDatagrams(connection: IceConnectionShape): void {
+export function interceptDatagrams(pc: RTCPeerConnection): void {
+  for (const transport of pc.dtlsTransports) {
+    const connection = iceConnection(transport);
+    if (connection) interceptConnection(connection);
+  }
+}
+
+function interceptConnection(connection: IceConnectionShape): void {
   const agent = connection as unknown as Partial<BindingAgent>;
   if (
     typeof agent.localUsername !== 'string' ||

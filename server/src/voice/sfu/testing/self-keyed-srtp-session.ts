@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ProtectionProfileAes128CmHmacSha1_80, SrtpSession } from 'werift';
 import type { SrtpSessionKeys } from '../srtp/srtp-aes-cm.js';
+import { aesCmContextKeys } from '../werift-internals.js';
 
 /**
  * werift's own SRTP_AES128_CM_HMAC_SHA1_80 session with one random master key for both directions,
@@ -19,17 +20,8 @@ export function selfKeyedSrtpSession(): { session: SrtpSession; keys: SrtpSessio
     },
     profile: ProtectionProfileAes128CmHmacSha1_80,
   });
-  const cipher = session.localContext.cipher as unknown as {
-    srtpSessionKey: Buffer;
-    srtpSessionSalt: Buffer;
-    srtpSessionAuthTag: Buffer;
-  };
-  return {
-    session,
-    keys: {
-      key: cipher.srtpSessionKey,
-      salt: cipher.srtpSessionSalt,
-      authKey: cipher.srtpSessionAuthTag,
-    },
-  };
+  const keys = aesCmContextKeys(session.localContext);
+  if (!keys)
+    throw new Error('werift’s SRTP session keys are not where werift-internals.ts reads them');
+  return { session, keys };
 }

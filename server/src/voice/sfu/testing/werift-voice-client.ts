@@ -136,7 +136,7 @@ export class WeriftVoiceClient {
     if (this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify({ type: 'answer', negotiationId: offer.negotiationId, sdp }));
     }
-    // Same werift ICE-restart gap as on the server (see SfuPeer.restartIceChecks): after a restart
+    // Same werift ICE-restart gap as on the server (`startIceChecksAfterRestart`): after a restart
     // offer werift resets the agent but runs no checks while DTLS is up — or after the connection
     // failed, which is when clients restart. The server is ICE-lite, so only we can run them.
     const state = this.pc.connectionState;

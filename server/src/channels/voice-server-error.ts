@@ -1,6 +1,20 @@
 import { HttpError } from '../http/errors.js';
 
 /**
+ * What channel changes ask of the voice server: the app's voice provider (LiveKit's RoomService or
+ * the built-in SFU). Each rejects when the voice server could not do it; a user or room that is
+ * simply not connected is not an error.
+ */
+export interface ChannelVoice {
+  /** Admin mute: stop carrying the user's audio in the channel at once (or carry it again). */
+  setPublisherMuted(channelId: number, userId: string, muted: boolean): Promise<void>;
+  /** The user may no longer be in the channel (removed, or left). */
+  disconnectUser(channelId: number, userId: string): Promise<void>;
+  /** The channel is gone. */
+  closeRoom(channelId: number): Promise<void>;
+}
+
+/**
  * The voice server (LiveKit's RoomService, or the built-in SFU) could not carry out an admin's change.
  * The change is refused as a whole (the caller's transaction rolls back), so what the admin sees,
  * what the database says and what the listeners hear never disagree. 502: an upstream failed.

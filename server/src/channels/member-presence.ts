@@ -6,8 +6,8 @@ export interface MemberPresence {
 }
 
 /**
- * Where REST reads presence from (the presence service). Asynchronous and batched because presence
- * may live in Redis across instances.
+ * Where member cards read presence from; `presence/`'s service provides it. Asynchronous and
+ * batched because presence may live in Redis across instances.
  */
 export interface PresenceReader {
   /** Users missing from the answer are offline. */
