@@ -55,7 +55,10 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
     });
     expect(response.status).toBe(200);
     const { token } = (await response.json()) as { token: string };
-    const voice = await WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token);
+    const voice = await WeriftVoiceClient.join(
+      `${server.baseUrl.replace('http', 'ws')}/rtc`,
+      token,
+    );
     voices.set(who.id, voice);
     await voice.waitFor(() => voice.isPublishing, 10_000, `${who.name} publishes`);
     for (let tries = 0; !(await voiceRowOpen(who)); tries++) {

@@ -77,7 +77,9 @@ describe('the transmission recorder, fed by a provider', () => {
     recorder.holderChanged(CHANNEL, null);
     await settle();
 
-    expect(kept.map((k) => [k.channelId, k.transmission.speakerId, k.transmission.durationMs])).toEqual([
+    expect(
+      kept.map((k) => [k.channelId, k.transmission.speakerId, k.transmission.durationMs]),
+    ).toEqual([
       [CHANNEL, 'ava', 1000],
       [CHANNEL, 'ben', 500],
     ]);

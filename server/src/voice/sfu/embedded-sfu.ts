@@ -10,13 +10,9 @@ import { SfuCounters, type SfuTotals } from './sfu-counters.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { PACKET_SILENCE_MS, SfuRoom } from './sfu-room.js';
-import { SfuSession, type SfuToken } from './sfu-session.js';
-import {
-  SignallingDoor,
-  type SfuAdmission,
-  type SfuAdmitted,
-  type SignallingHost,
-} from './signalling-door.js';
+import { SessionLifecycle } from './session-lifecycle.js';
+import type { SfuSession, SfuToken } from './sfu-session.js';
+import { SignallingDoor, type SfuAdmission, type SfuAdmitted } from './signalling-door.js';
 import { SilenceSweep } from './silence-sweep.js';
 
 // The engine's public face: the rest of the server imports the SFU from this module only.
@@ -34,12 +30,15 @@ export type {
 } from './sfu-events.js';
 export type { SfuLogger } from './sfu-logger.js';
 export { MAX_SESSIONS_PER_USER } from './session-registry.js';
+/** werift's configuration for a participant peer (Opus only): LiveKit's listen-only recorder uses it. */
+export { participantPeerConfig } from './peer-config.js';
 
 /** How often voice of expired sign-in sessions is looked for (also voice no socket watches). */
 const SIGN_IN_EXPIRY_CHECK_MS = 500;
 
-export interface EmbeddedSfuOptions<T extends SfuToken = SfuToken>
-  extends Partial<SfuNetworkOptions> {
+export interface EmbeddedSfuOptions<
+  T extends SfuToken = SfuToken,
+> extends Partial<SfuNetworkOptions> {
   /** Checks a voice token's signature and claims; throws for anything forged or expired. */
   verifyToken: (token: string) => Promise<T>;
   /**
@@ -106,8 +105,6 @@ export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOption
     iceTcp: options.iceTcp,
     additionalHostAddresses: options.additionalHostAddresses,
   });
-  const clientIceServers = (userId: string) =>
-    options.clientIceServers?.(userId) ?? options.iceServers ?? [];
   const events = new SfuEvents((error) =>
     logger.error({ err: error }, 'sfu: event listener threw'),
   );
@@ -171,27 +168,6 @@ export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOption
     registry.room(roomName)?.publisherMuted(userId, muted);
   }
 
-  function endSession(session: SfuSession, code: number, reason: string): void {
-    if (!registry.remove(session)) return;
-    session.close(code, reason);
-    const room = registry.room(session.roomName);
-    if (room?.remove(session)) {
-      events.emit('participantLeft', {
-        roomName: session.roomName,
-        identity: session.identity,
-        userId: session.userId,
-        connectionId: session.sessionId,
-        reason,
-      });
-      logger.info(
-        { room: session.roomName, identity: session.identity, reason },
-        'sfu: participant left',
-      );
-    }
-    registry.dropRoomIfEmpty(session.roomName);
-    if (!registry.hasSessions(session.userId)) blocks.forget(session.userId);
-  }
-
   /** The admission is the truth of the moment: the database's mute (also after a restart) and floor. */
   function applyRoomState(token: SfuToken, admission: SfuAdmitted): void {
     if (options.admit && admission.muted !== gate.isMuted(token.roomName, token.userId))
@@ -199,114 +175,20 @@ export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOption
     if (admission.floor) setFloor(token.roomName, admission.floor);
   }
 
-  /** Once the session exists (a session it replaced took the user's old relations with it). */
-  function applySessionState(session: SfuSession, admission: SfuAdmitted): SfuSession {
-    if (admission.blockedUserIds) blocks.set(session.userId, admission.blockedUserIds);
-    if (admission.signInExpiresAt !== undefined)
-      registry.expiresAt(session, admission.signInExpiresAt);
-    return session;
-  }
-
-  /** Tells a newcomer who in the room is admin-muted. */
-  function tellMutes(session: SfuSession, room: SfuRoom): void {
-    for (const other of room.sessions.values())
-      if (gate.isMuted(room.name, other.userId))
-        session.send({
-          type: 'publisher_muted',
-          identity: other.identity,
-          userId: other.userId,
-          muted: true,
-        });
-  }
-
-  /** Muted from the start: the others learn it (there is no audio of it to fade out). */
-  function announceMuted(session: SfuSession, room: SfuRoom): void {
-    if (!gate.isMuted(room.name, session.userId)) return;
-    const { identity, userId } = session;
-    for (const other of room.sessions.values())
-      if (other !== session) other.send({ type: 'publisher_muted', identity, userId, muted: true });
-  }
-
-  const host: SignallingHost = {
-    get closed() {
-      return closed;
-    },
-    join(socket, token, admission) {
-      applyRoomState(token, admission);
-      const room = roomFor(token.roomName);
-      // Like LiveKit, a second connection with the same identity replaces the first.
-      const previous = room.sessions.get(token.identity);
-      if (previous)
-        endSession(previous, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection');
-      const session = new SfuSession(
-        token,
-        { peerConfig, announcedIp: options.announcedIp, logger, graceMs, senderReports },
-        {
-          onPublisherTrack: (s, track) =>
-            s.setPublisherTrack(track, (rtp) => registry.room(s.roomName)?.forwardFrom(s, rtp)),
-          onDead: (s, reason) => endSession(s, VOICE_CLOSE_CODES.sessionExpired, reason),
-        },
-      );
-      registry.add(session);
-      session.attachSocket(socket);
-      session.sendJoined([...room.sessions.values()], clientIceServers(session.userId), false);
-      tellMutes(session, room);
-      room.add(session);
-      announceMuted(session, room);
-      session.peer.start();
-      events.emit('participantJoined', {
-        roomName: session.roomName,
-        identity: session.identity,
-        userId: session.userId,
-        connectionId: session.sessionId,
-      });
-      logger.info({ room: session.roomName, identity: session.identity }, 'sfu: participant joined');
-      return applySessionState(session, admission);
-    },
-    resume(socket, token, sessionId, admission) {
-      applyRoomState(token, admission);
-      const session = registry.get(sessionId);
-      if (!session || session.identity !== token.identity || session.roomName !== token.roomName)
-        return undefined;
-      const old = session.socket;
-      if (old && old !== socket) old.close(VOICE_CLOSE_CODES.replaced, 'resumed on another socket');
-      session.attachSocket(socket);
-      session.sendJoined(registry.inRoom(session.roomName), clientIceServers(session.userId), true);
-      return applySessionState(session, admission);
-    },
-    replace: (session) =>
-      endSession(session, VOICE_CLOSE_CODES.replaced, 'replaced by a newer connection'),
-    message(session, message) {
-      switch (message.type) {
-        case 'answer':
-          session.peer.handleAnswer(message.negotiationId, message.sdp);
-          return;
-        case 'ice_candidate':
-          session.peer.addIceCandidate(message.candidate).catch((error: unknown) => {
-            logger.debug(
-              { err: error, identity: session.identity },
-              'sfu: bad ICE candidate dropped',
-            );
-          });
-          return;
-        case 'restart_ice':
-          session.peer.restartIce();
-          return;
-        case 'leave':
-          endSession(session, 1000, 'left');
-          return;
-        case 'join':
-        case 'resume':
-          logger.debug({ identity: session.identity }, 'sfu: second join on one socket dropped');
-          return;
-      }
-    },
-    socketClosed(session, socket, code) {
-      // A clean close is a leave; anything else may be a network drop the client resumes from.
-      if (code === 1000 || code === 1001) endSession(session, code, 'socket closed');
-      else session.detachSocket(socket);
-    },
-  };
+  const sessions = new SessionLifecycle({
+    registry,
+    gate,
+    blocks,
+    events,
+    logger,
+    peer: { peerConfig, announcedIp: options.announcedIp, senderReports, graceMs },
+    clientIceServers: (userId) => options.clientIceServers?.(userId) ?? options.iceServers ?? [],
+    roomFor,
+    applyRoomState,
+    isClosed: () => closed,
+  });
+  const endSession = (session: SfuSession, code: number, reason: string) =>
+    sessions.end(session, code, reason);
 
   const door = new SignallingDoor<T>({
     verifyToken: options.verifyToken,
@@ -314,7 +196,7 @@ export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOption
     logger,
     joinTimeoutMs: options.joinTimeoutMs ?? 10_000,
     registry,
-    host,
+    host: sessions,
   });
 
   return {

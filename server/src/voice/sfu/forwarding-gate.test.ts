@@ -30,7 +30,9 @@ describe('the forwarding gate', () => {
     expect(toAva).toEqual({ holderChanged: true, holderId: 'ava', silenced: [] });
 
     // A join re-announces the same floor: nothing changes hands.
-    expect(gate.setFloor(room, { walkie: true, holderId: 'ava' }, everyone).holderChanged).toBe(false);
+    expect(gate.setFloor(room, { walkie: true, holderId: 'ava' }, everyone).holderChanged).toBe(
+      false,
+    );
 
     const cutIn = gate.setFloor(room, { walkie: true, holderId: 'ben' }, everyone);
     expect(forwarded(gate)).toEqual(['ben']);

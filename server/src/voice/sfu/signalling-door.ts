@@ -210,7 +210,10 @@ export class SignallingDoor<T extends SfuToken> {
     }
     if (host.closed || socket.readyState !== 1) return undefined;
     if (admission.admitted && pending.revoked) {
-      logger.info({ identity: token.identity }, 'sfu: join refused: its sign-in session just ended');
+      logger.info(
+        { identity: token.identity },
+        'sfu: join refused: its sign-in session just ended',
+      );
       refuse(socket, VOICE_CLOSE_CODES.unauthorized, 'session_ended', 'sign in again');
       return undefined;
     }
