@@ -71,7 +71,9 @@ describe('the transmission recorder, fed by a provider', () => {
   it('keeps each holder’s transmission from their packets only, with who else heard it', async () => {
     const { time, kept, recorder, talk } = setup();
     recorder.holderChanged(CHANNEL, 'ava', time.now + 60_000);
-    talk(50, { ava: 1, ben: 2 });
+    // The one who does not hold the floor sends first: a recorder keeping the first source heard
+    // would keep theirs.
+    talk(50, { ben: 2, ava: 1 });
     recorder.holderChanged(CHANNEL, 'ben', time.now + 60_000);
     talk(25, { ava: 1, ben: 2 });
     recorder.holderChanged(CHANNEL, null);

@@ -15,7 +15,7 @@ import {
   type RtpPacket,
 } from 'werift';
 import WebSocket from 'ws';
-import { participantPeerConfig } from '../sfu/embedded-sfu.js';
+import { participantPeerConfig } from '../sfu/peer-config.js';
 
 const JOIN_TIMEOUT_MS = 15_000;
 

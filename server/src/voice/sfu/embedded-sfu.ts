@@ -30,8 +30,6 @@ export type {
 } from './sfu-events.js';
 export type { SfuLogger } from './sfu-logger.js';
 export { MAX_SESSIONS_PER_USER } from './session-registry.js';
-/** werift's configuration for a participant peer (Opus only): LiveKit's listen-only recorder uses it. */
-export { participantPeerConfig } from './peer-config.js';
 
 /** How often voice of expired sign-in sessions is looked for (also voice no socket watches). */
 const SIGN_IN_EXPIRY_CHECK_MS = 500;
