@@ -9,6 +9,23 @@ const forbid = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
+/**
+ * The SFU's files at one depth (`up`: the relative prefix that leaves the SFU's folder from there)
+ * may leave it only for logging, limits and protocol/; tests and `testing/` also for voice tokens.
+ */
+const sfuBoundary = (files, tests, up) => {
+  const allowed = '\\.\\./(logging|limits)/|\\.\\./\\.\\./\\.\\./protocol/';
+  const message =
+    'The SFU is an engine: it imports only its own files, logging, limits and protocol/; the server passes in what it needs and listens to its events.';
+  const rule = (extra) => ({
+    'no-restricted-imports': ['error', { patterns: [{ regex: `^${up}(?!${extra}${allowed})`, message }] }],
+  });
+  return [
+    { files, ignores: tests, rules: rule('') },
+    { files: tests, rules: rule('voice-token\\.js$|') },
+  ];
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'server/drizzle/**', 'test-results/**', 'playwright-report/**', 'data/**', '.e2e-data/**', '.scratch/**'] },
   js.configs.recommended,
@@ -40,6 +57,15 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     rules: forbid(['**/client/**'], 'The server never imports client code; share types through protocol/.'),
   },
+  // The built-in SFU is an engine: the server hands it what it needs (a token verifier, `admit`) and
+  // listens to its events, so it imports only its own files, logging, limits and protocol/. Its
+  // tests and `testing/` may also mint voice tokens.
+  ...sfuBoundary(['server/src/voice/sfu/*.ts'], ['server/src/voice/sfu/*.test.ts'], '\\.\\./'),
+  ...sfuBoundary(
+    ['server/src/voice/sfu/*/**/*.ts'],
+    ['server/src/voice/sfu/*/**/*.test.ts', 'server/src/voice/sfu/testing/**/*.ts'],
+    '\\.\\./\\.\\./',
+  ),
   {
     files: ['protocol/**/*.ts'],
     rules: forbid(['**/client/**', '**/server/**'], 'protocol/ is the shared contract and depends on nothing of either side.'),

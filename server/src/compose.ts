@@ -23,7 +23,7 @@ import { createVoice } from './voice/voice.js';
 import { livekitUserRemoval } from './voice/livekit/livekit-user-removal.js';
 import { endVoiceOfSession } from './voice/session-voice.js';
 import { FloorService } from './floor/floor-service.js';
-import { keepEmbeddedTransmissions } from './transmissions/keep-transmissions.js';
+import { recordEmbeddedTransmissions } from './transmissions/embedded-transmissions.js';
 import { LiveKitTransmissions } from './transmissions/livekit-transmissions.js';
 import { TransmissionStore } from './transmissions/transmission-store.js';
 import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floor-store.js';
@@ -101,8 +101,8 @@ export async function compose({
     ...config.transmissions,
     log: log.child({ feature: 'transmissions' }),
   });
-  // Walkie-talkie recording: the built-in SFU records what it forwards; with LiveKit, a hidden
-  // listen-only participant of the granting instance does (decision 024).
+  // Walkie-talkie recording, one recorder for both providers: fed by the built-in SFU's tap of
+  // what it forwards, or with LiveKit by a hidden listen-only participant of the granting instance.
   const { livekit } = voice;
   const livekitTransmissions =
     livekit?.configured
@@ -150,8 +150,8 @@ export async function compose({
         floor.voiceLeft(channelId, userId),
       )
     : () => undefined;
-  const stopKeeping = voice.sfu
-    ? keepEmbeddedTransmissions(voice.sfu, transmissions, channelEvents, log)
+  const stopRecording = voice.sfu
+    ? recordEmbeddedTransmissions(voice.sfu, { store: transmissions, channelEvents, log })
     : () => undefined;
   // However a sign-in session or an account ends, its voice ends with its sockets, on every instance.
   sockets.onSessionEnded(
@@ -212,7 +212,7 @@ export async function compose({
     async close() {
       for (const timer of timers) clearInterval(timer);
       stopMetering();
-      stopKeeping();
+      stopRecording();
       calls.close();
       floor.close();
       await livekitTransmissions?.close();

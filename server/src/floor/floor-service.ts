@@ -12,7 +12,7 @@ import type { Database } from '../db/database.js';
 import { channelMembers, channels, users } from '../db/schema.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
-import type { VoiceProvider } from '../voice/voice-provider.js';
+import type { FloorFollower } from './floor-follower.js';
 import type { FloorGrant, FloorStore } from './floor-store.js';
 import { isConnectedToChannelVoice } from './voice-connected.js';
 
@@ -34,7 +34,8 @@ export class FloorService {
       db: Database;
       store: FloorStore;
       bus: Bus;
-      provider: () => VoiceProvider;
+      /** The voice provider of the moment. */
+      provider: () => FloorFollower;
       log: FastifyBaseLogger;
       /**
        * This instance granted the floor (LiveKit records the transmission from here on, until

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import type { Database } from '../db/database.js';
-import type { EmbeddedSfu } from '../voice/sfu/embedded-sfu.js';
-import type { SfuConnectionEvent } from '../voice/sfu/sfu-events.js';
+import type { EmbeddedSfu, SfuConnectionEvent } from '../voice/sfu/embedded-sfu.js';
 import {
   closeVoiceUsage,
   openVoiceUsage,

@@ -2,15 +2,15 @@ import { createHmac } from 'node:crypto';
 import { VOICE_SIGNALLING_PATH, voiceRoomName } from '../../../protocol/voice-signalling.js';
 import type { Config } from '../config/config.js';
 import { sfuClientIceServers } from '../turn/turn-credentials.js';
-import { createEmbeddedSfu, type EmbeddedSfu } from './sfu/embedded-sfu.js';
-import type { SfuAdmission } from './sfu/embedded-sfu.js';
-import type { SfuLogger } from './sfu/sfu-logger.js';
-import type { VoiceProvider } from './voice-provider.js';
 import {
-  EMBEDDED_VOICE_API_KEY,
-  createVoiceTokenVerifier,
-  type VerifiedVoiceToken,
-} from './voice-token.js';
+  createEmbeddedSfu,
+  type EmbeddedSfu,
+  type SfuAdmission,
+  type SfuLogger,
+  type SfuToken,
+} from './sfu/embedded-sfu.js';
+import type { VoiceProvider } from './voice-provider.js';
+import { EMBEDDED_VOICE_API_KEY, createVoiceTokenVerifier } from './voice-token.js';
 
 /** The built-in SFU's token secret: derived from the session secret, so nothing more to configure. */
 export function embeddedVoiceSecret(sessionSecret: string): string {
@@ -23,7 +23,7 @@ export function embeddedVoiceSecret(sessionSecret: string): string {
 export function createEmbeddedProvider(
   config: Config,
   logger: SfuLogger,
-  admit: (token: VerifiedVoiceToken) => Promise<SfuAdmission>,
+  admit: (token: SfuToken) => Promise<SfuAdmission>,
 ): { provider: VoiceProvider; sfu: EmbeddedSfu } {
   const apiSecret = embeddedVoiceSecret(config.sessionSecret);
   const { rtcPortRange, announcedIp } = config.voice;

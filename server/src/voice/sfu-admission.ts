@@ -1,7 +1,6 @@
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
-import type { SfuAdmission } from './sfu/embedded-sfu.js';
+import type { SfuAdmission, SfuToken } from './sfu/embedded-sfu.js';
 import { mayOpenVoice, type VoiceAccessDeps } from './voice-access.js';
-import type { VerifiedVoiceToken } from './voice-token.js';
 
 /**
  * The built-in SFU's door: a token proves who minted it for whom, up to ten minutes ago; the
@@ -10,7 +9,7 @@ import type { VerifiedVoiceToken } from './voice-token.js';
  */
 export function admitFromDatabase(
   deps: VoiceAccessDeps,
-): (token: VerifiedVoiceToken) => Promise<SfuAdmission> {
+): (token: SfuToken) => Promise<SfuAdmission> {
   return async (token) => {
     if (!token.sessionId)
       return { admitted: false, reason: 'session_ended', message: 'sign in again' };

@@ -1,10 +1,11 @@
 import type { VoiceProviderName } from '../../../protocol/voice.js';
+import type { FloorFollower, VoiceFloor } from '../floor/floor-follower.js';
 
 /**
  * What the app needs from whichever server carries channel audio: the built-in SFU (one machine)
  * or LiveKit (scale-out). Tokens have LiveKit's format for both.
  */
-export interface VoiceProvider {
+export interface VoiceProvider extends FloorFollower {
   readonly name: VoiceProviderName;
   /** False only when LiveKit is selected but its URL or keys are missing. */
   readonly configured: boolean;
@@ -38,17 +39,6 @@ export interface VoiceProvider {
   disconnectUser(channelId: number, userId: string): Promise<void>;
   /** The channel is gone. */
   closeRoom(channelId: number): Promise<void>;
-}
-
-export interface VoiceFloor {
-  walkie: boolean;
-  holderId: string | null;
-  /** Who held it before this change, if anyone. */
-  previousHolderId: string | null;
-  /** When the holder's hold ends at the latest (epoch ms): what is recorded of it stops there. */
-  expiresAt?: number | null;
-  /** The talk mode changed: the admin-muted members, who stay silent in an open channel. */
-  modeChanged?: { mutedUserIds: readonly string[] };
 }
 
 /** A provider that carries no audio and has nothing to tell (tests that wrap or stand in for one). */

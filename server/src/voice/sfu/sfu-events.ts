@@ -1,6 +1,4 @@
-import type { FinishedTransmission } from '../../transmissions/transmission-recording.js';
-
-/** What the rest of the server learns from the SFU (presence, talking indicators, metering). */
+/** What the SFU tells whoever composes it (presence, talking indicators, metering, recording). */
 export interface SfuParticipantEvent {
   roomName: string;
   identity: string;
@@ -23,19 +21,41 @@ export interface SfuSpeakingEvent extends SfuParticipantEvent {
   level: number;
 }
 
-/** Walkie-talkie: the floor moved on and the holder's transmission, as Ogg Opus, is complete. */
-export interface SfuTransmissionEvent {
+/**
+ * The tap: one publisher's packet that went through the forwarding gate (not held: not admin-muted,
+ * and the floor holder's in a walkie-talkie room) and on to the room's listeners.
+ */
+export interface SfuForwardedPacket {
   roomName: string;
-  transmission: FinishedTransmission;
-  /** Who else was in the room when it ended: they heard it live. */
-  heardBy: string[];
+  /** The publisher. */
+  userId: string;
+  ssrc: number;
+  /** RTP timestamp (48 kHz for Opus). */
+  timestamp: number;
+  /** The Opus payload; it belongs to the network layer: copy what is kept. */
+  payload: Buffer;
+}
+
+/** A walkie-talkie room's floor holder changed (null: the floor is free, or the room is open). */
+export interface SfuFloorEvent {
+  roomName: string;
+  holderId: string | null;
+  /** When the new holder's hold ends at the latest (epoch ms), when known. */
+  expiresAt: number | null;
+}
+
+export interface SfuRoomEvent {
+  roomName: string;
 }
 
 export interface SfuEventMap {
   participantJoined: SfuConnectionEvent;
   participantLeft: SfuParticipantLeftEvent;
   speakingChanged: SfuSpeakingEvent;
-  transmissionRecorded: SfuTransmissionEvent;
+  packetForwarded: SfuForwardedPacket;
+  floorChanged: SfuFloorEvent;
+  /** Closed by `closeRoom` (the channel is gone), not merely emptied. */
+  roomClosed: SfuRoomEvent;
 }
 
 type Listener<T> = (event: T) => void;
@@ -46,7 +66,9 @@ export class SfuEvents {
     participantJoined: new Set(),
     participantLeft: new Set(),
     speakingChanged: new Set(),
-    transmissionRecorded: new Set(),
+    packetForwarded: new Set(),
+    floorChanged: new Set(),
+    roomClosed: new Set(),
   };
 
   constructor(private readonly onListenerError: (error: unknown) => void) {}
@@ -57,6 +79,11 @@ export class SfuEvents {
     return () => {
       this.listeners[name].delete(listener);
     };
+  }
+
+  /** Whether anyone listens (the tap builds no event per packet for nobody). */
+  has(name: keyof SfuEventMap): boolean {
+    return this.listeners[name].size > 0;
   }
 
   emit<K extends keyof SfuEventMap>(name: K, event: SfuEventMap[K]): void {

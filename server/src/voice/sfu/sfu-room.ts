@@ -25,14 +25,15 @@ export class SfuRoom implements SweptRoom {
 
   constructor(
     readonly name: string,
-    private readonly isMuted: (userId: string) => boolean,
+    /** The forwarding gate: a held publisher (admin-muted, or without the floor) is not forwarded. */
+    private readonly isHeld: (userId: string) => boolean,
     private readonly events: SfuEvents,
     private readonly counters: SfuCounters,
     /** Watches this room for talkers who went quiet while someone in it speaks. */
     private readonly silenceSweep: SilenceSweep,
     /** The users with a block between them and this one (either way): they never hear each other. */
     private readonly blockRelationsOf: (userId: string) => ReadonlySet<string> | undefined,
-    /** Sees every packet that is forwarded as speech (walkie-talkie rooms record the holder's). */
+    /** The tap: sees every packet that went through the gate and was forwarded as speech. */
     private readonly onForwarded?: (publisher: SfuSession, rtp: RtpPacket) => void,
   ) {}
 
@@ -66,7 +67,7 @@ export class SfuRoom implements SweptRoom {
     if (!publisher.publishLimit.admit(rtp.payload.length, now)) return;
     publisher.lastPacketAt = now;
     this.counters.received(publisher, rtp.header.sequenceNumber);
-    if (this.isMuted(publisher.userId)) {
+    if (this.isHeld(publisher.userId)) {
       if (publisher.silenceFramesLeft > 0) {
         publisher.silenceFramesLeft--;
         this.forwardToOthers(publisher, { header: rtp.header, payload: OPUS_SILENCE });

@@ -1,16 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import type { MediaStreamTrack, RTCPeerConnectionConfig } from 'werift';
-import type {
-  ServerVoiceMessage,
-  VoiceParticipantInfo,
+import type { MediaStreamTrack, RTCIceServer, RTCPeerConnectionConfig } from 'werift';
+import {
+  VOICE_SIGNALLING_VERSION,
+  type ServerVoiceMessage,
+  type VoiceParticipantInfo,
 } from '../../../../protocol/voice-signalling.js';
-import type { VerifiedVoiceToken } from '../voice-token.js';
 import type { SenderReports } from './sender-reports.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { PublisherRateLimit } from './publisher-rate-limit.js';
 import { SfuPeer } from './sfu-peer.js';
 import { SpeakingDetector } from './speaking-detector.js';
+
+/** What a checked voice token says, as far as the SFU uses it. */
+export interface SfuToken {
+  identity: string;
+  userId: string;
+  name: string;
+  roomName: string;
+  canPublish: boolean;
+  /** The sign-in session it was issued to, when the token names one. */
+  sessionId: string | undefined;
+}
 
 export interface SfuSessionHooks {
   onPublisherTrack: (session: SfuSession, track: MediaStreamTrack) => void;
@@ -45,7 +56,7 @@ export class SfuSession {
   private readonly graceMs: number;
 
   constructor(
-    token: VerifiedVoiceToken,
+    token: SfuToken,
     options: {
       peerConfig: RTCPeerConnectionConfig;
       announcedIp: string | undefined;
@@ -80,6 +91,21 @@ export class SfuSession {
 
   get info(): VoiceParticipantInfo {
     return { identity: this.identity, userId: this.userId, name: this.name };
+  }
+
+  /** The answer to a join or resume: who this is, who else is in the room, how to reach us. */
+  sendJoined(others: readonly SfuSession[], iceServers: RTCIceServer[], resumed: boolean): void {
+    this.send({
+      type: 'joined',
+      version: VOICE_SIGNALLING_VERSION,
+      sessionId: this.sessionId,
+      roomName: this.roomName,
+      self: this.info,
+      participants: others.filter((other) => other !== this).map((other) => other.info),
+      canPublish: this.canPublish,
+      iceServers,
+      resumed,
+    });
   }
 
   send(message: ServerVoiceMessage): void {

@@ -1,0 +1,19 @@
+/** A walkie-talkie floor change as the voice server is told it. */
+export interface VoiceFloor {
+  walkie: boolean;
+  holderId: string | null;
+  /** Who held it before this change, if anyone. */
+  previousHolderId: string | null;
+  /** When the holder's hold ends at the latest (epoch ms): what is recorded of it stops there. */
+  expiresAt?: number | null;
+  /** The talk mode changed: the admin-muted members, who stay silent in an open channel. */
+  modeChanged?: { mutedUserIds: readonly string[] };
+}
+
+/**
+ * Whatever carries the channel's audio, as the floor sees it (the voice provider): told of every
+ * floor change before anyone hears of it, so the media path never lags the floor.
+ */
+export interface FloorFollower {
+  setFloor(channelId: number, floor: VoiceFloor): Promise<void>;
+}
