@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { RogerBeepSwitch } from '../voice-preferences/RogerBeepSwitch';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
-import type { TalkMode } from './online-state';
+import type { TalkMode } from './transmit-gate';
 import { setHeadsetTalk, setTalkMode } from './talk-mode';
 import { usePresence } from './usePresence';
 
@@ -20,7 +20,7 @@ const OPTIONS: { mode: TalkMode; label: string; help: string }[] = [
  * microphone in open talk mode), and the opt-in roger beep at the end of a hold-to-talk.
  */
 export function TalkModeCard() {
-  const { talkMode, headsetTalk } = usePresence();
+  const { gate } = usePresence();
   const name = useId();
   const headsetId = useId();
   return (
@@ -41,7 +41,7 @@ export function TalkModeCard() {
                 type="radio"
                 name={name}
                 value={option.mode}
-                checked={talkMode === option.mode}
+                checked={gate.talkMode === option.mode}
                 onChange={() => setTalkMode(option.mode)}
                 className="mt-1 accent-[var(--primary)]"
               />
@@ -56,7 +56,7 @@ export function TalkModeCard() {
           <input
             id={headsetId}
             type="checkbox"
-            checked={headsetTalk}
+            checked={gate.headsetTalk}
             onChange={(event) => setHeadsetTalk(event.target.checked)}
             aria-describedby={`${headsetId}-help`}
             className="mt-1 accent-[var(--primary)]"
