@@ -73,22 +73,6 @@ export type PresenceEffect =
 
 export type Transition = { state: PresenceState; effects: PresenceEffect[] };
 
-type GateOnlyEvent = Exclude<PresenceEvent, OnlineEvent>;
-
-const GATE_ONLY: ReadonlySet<PresenceEvent['type']> = new Set<GateOnlyEvent['type']>([
-  'toggle_self_mute',
-  'set_talk_mode',
-  'set_headset_talk',
-  'hold',
-  'walkie',
-  'floor',
-  'floor_denied',
-]);
-
-function isOnlineEvent(event: PresenceEvent): event is OnlineEvent {
-  return !GATE_ONLY.has(event.type);
-}
-
 /** The microphone should be open: hearing the channel, and the transmit gate open. */
 export function wantsToTransmit(state: OnlineState & { gate: TransmitGate }): boolean {
   return isListening(state) && isOpen(state.gate);
@@ -99,28 +83,9 @@ function isOnAir(state: OnlineState & { gate: TransmitGate }): boolean {
   return wantsToTransmit(state) && state.voiceOnAir;
 }
 
-/** The gate's own events (for the selected channel), and what the online step means for it. */
-function gateEvents(before: PresenceState, after: OnlineState, event: PresenceEvent): GateEvent[] {
+/** What the online step means for the gate: going online or offline, another channel. */
+function followOnline(before: PresenceState, after: OnlineState, event: OnlineEvent): GateEvent[] {
   const out: GateEvent[] = [];
-  switch (event.type) {
-    case 'toggle_self_mute':
-    case 'set_talk_mode':
-    case 'set_headset_talk':
-    case 'hold':
-      out.push(event);
-      break;
-    case 'walkie':
-      if (event.channelId === before.channelId) out.push({ type: 'walkie', walkie: event.walkie });
-      break;
-    case 'floor':
-      if (event.channelId === before.channelId) out.push({ type: 'floor', mine: event.mine });
-      break;
-    case 'floor_denied':
-      if (event.channelId === before.channelId) out.push({ type: 'floor_denied' });
-      break;
-    default:
-      break;
-  }
   // Another channel (or none) is an open channel until its talk mode says otherwise.
   const switched = event.type === 'select_channel' && after.channelId !== before.channelId;
   if (switched || event.type === 'detach') out.push({ type: 'walkie', walkie: false });
@@ -171,19 +136,35 @@ function messages(
 
 /** One step of the presence machine: the next state and what to send and show, in order. */
 export function reducePresence(state: PresenceState, event: PresenceEvent): Transition {
-  const online: OnlineStep<PresenceState> = isOnlineEvent(event)
-    ? stepOnline(state, event, isSelfMuted(state.gate))
-    : { state, toasts: [] };
+  // The gate's own events go to the gate alone; the online state's step tells the gate the rest.
+  let online: OnlineStep<PresenceState> = { state, toasts: [] };
+  let gateEvents: GateEvent[];
+  switch (event.type) {
+    case 'toggle_self_mute':
+    case 'set_talk_mode':
+    case 'set_headset_talk':
+    case 'hold':
+      gateEvents = [event];
+      break;
+    case 'walkie':
+    case 'floor':
+    case 'floor_denied':
+      // Only the selected channel's talk mode and floor count.
+      gateEvents = event.channelId === state.channelId ? [event] : [];
+      break;
+    default:
+      online = stepOnline(state, event, isSelfMuted(state.gate));
+      gateEvents = followOnline(state, online.state, event);
+  }
   let changed = online.state;
   const toasts: Toast[] = [...online.toasts];
 
-  const gate = gateEvents(state, changed, event).reduce(stepGate, state.gate);
+  const gate = gateEvents.reduce(stepGate, state.gate);
   if (gate !== changed.gate) changed = { ...changed, gate };
   if (event.type === 'toggle_self_mute' && gate !== state.gate)
     toasts.push(isSelfMuted(gate) ? TOASTS.selfMuted : TOASTS.selfUnmuted);
   // A press is activity: the user is not idle any more.
-  if (isHeld(gate) && !isHeld(state.gate))
-    changed = stepOnline(changed, { type: 'idle', idle: false }, isSelfMuted(gate)).state;
+  if (changed.idle && isHeld(gate) && !isHeld(state.gate)) changed = { ...changed, idle: false };
 
   const talking = isOnAir(changed);
   const settled = changed.talking === talking ? changed : { ...changed, talking };

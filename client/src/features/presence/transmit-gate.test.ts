@@ -9,12 +9,12 @@ import {
   isSelfMuted,
   stepGate,
   type GateEvent,
-  type GateState,
   type TransmitGate,
 } from './transmit-gate';
 
 const run = (gate: TransmitGate, ...events: GateEvent[]) => events.reduce(stepGate, gate);
-const name = (gate: TransmitGate): GateState => gate.state;
+/** The gate's two regions: what the press is doing, and Mute Self. */
+const at = (gate: TransmitGate) => ({ state: gate.state, mute: gate.mute });
 
 const online: GateEvent = { type: 'go_online', selfMuted: false };
 const press: GateEvent = { type: 'hold', holding: true };
@@ -30,7 +30,7 @@ const walkie = run(initialTransmitGate, { type: 'walkie', walkie: true }, online
 
 describe('offline', () => {
   it('starts offline and closed, with the spec default Toggle', () => {
-    expect(name(initialTransmitGate)).toEqual({ name: 'offline' });
+    expect(at(initialTransmitGate)).toEqual({ state: 'offline', mute: 'live' });
     expect(initialTransmitGate.talkMode).toBe('toggle');
     expect(isOpen(initialTransmitGate)).toBe(false);
   });
@@ -44,28 +44,28 @@ describe('offline', () => {
   it('going offline closes the gate and forgets mute, hold and floor', () => {
     const talking = run(walkie, press, granted, mute);
     const off = stepGate(talking, { type: 'go_offline' });
-    expect(name(off)).toEqual({ name: 'offline' });
+    expect(at(off)).toEqual({ state: 'offline', mute: 'live' });
     expect(isSelfMuted(off) || isHeld(off) || hasFloor(off)).toBe(false);
-    expect(name(run(off, online))).toEqual({ name: 'standby' });
+    expect(at(run(off, online))).toEqual({ state: 'standby', mute: 'live' });
   });
 });
 
 describe('going online', () => {
   it('Toggle in an open channel: open at once', () => {
-    expect(name(toggle)).toEqual({ name: 'open' });
+    expect(at(toggle)).toEqual({ state: 'open', mute: 'live' });
     expect(isOpen(toggle)).toBe(true);
   });
 
   it('Hold to talk or a walkie-talkie channel: standby, closed until a hold', () => {
-    expect(name(hold)).toEqual({ name: 'standby' });
-    expect(name(walkie)).toEqual({ name: 'standby' });
+    expect(at(hold)).toEqual({ state: 'standby', mute: 'live' });
+    expect(at(walkie)).toEqual({ state: 'standby', mute: 'live' });
     expect(isOpen(hold) || isOpen(walkie)).toBe(false);
     expect(holdsToTalk(walkie)).toBe(true);
   });
 
   it('back after a lost connection, still muted', () => {
     const back = run(initialTransmitGate, { type: 'go_online', selfMuted: true });
-    expect(name(back)).toEqual({ name: 'muted', under: 'open' });
+    expect(at(back)).toEqual({ state: 'open', mute: 'muted' });
     expect(isOpen(back)).toBe(false);
   });
 
@@ -77,23 +77,23 @@ describe('going online', () => {
 describe('Mute Self', () => {
   it('closes an open gate and opens it again', () => {
     const muted = stepGate(toggle, mute);
-    expect(name(muted)).toEqual({ name: 'muted', under: 'open' });
+    expect(at(muted)).toEqual({ state: 'open', mute: 'muted' });
     expect(isOpen(muted)).toBe(false);
-    expect(name(stepGate(muted, mute))).toEqual({ name: 'open' });
+    expect(at(stepGate(muted, mute))).toEqual({ state: 'open', mute: 'live' });
   });
 
   it('keeps the press going on under the mute: unmuting while held opens', () => {
     const mutedHold = run(hold, mute, press);
-    expect(name(mutedHold)).toEqual({ name: 'muted', under: 'holding' });
+    expect(at(mutedHold)).toEqual({ state: 'holding', mute: 'muted' });
     expect(isOpen(mutedHold)).toBe(false);
     expect(isHeld(mutedHold)).toBe(true);
-    expect(name(stepGate(mutedHold, mute))).toEqual({ name: 'holding' });
-    expect(name(run(mutedHold, release, mute))).toEqual({ name: 'standby' });
+    expect(at(stepGate(mutedHold, mute))).toEqual({ state: 'holding', mute: 'live' });
+    expect(at(run(mutedHold, release, mute))).toEqual({ state: 'standby', mute: 'live' });
   });
 
   it('a muted hold in a walkie-talkie channel still asks for and keeps the floor', () => {
     const mutedFloor = run(walkie, mute, press, granted);
-    expect(name(mutedFloor)).toEqual({ name: 'muted', under: 'onAir' });
+    expect(at(mutedFloor)).toEqual({ state: 'onAir', mute: 'muted' });
     expect(hasFloor(mutedFloor)).toBe(true);
     expect(isOpen(mutedFloor)).toBe(false);
   });
@@ -102,9 +102,9 @@ describe('Mute Self', () => {
 describe('Hold to talk in an open channel', () => {
   it('standby → holding on a press (open), → standby on the release', () => {
     const held = stepGate(hold, press);
-    expect(name(held)).toEqual({ name: 'holding' });
+    expect(at(held)).toEqual({ state: 'holding', mute: 'live' });
     expect(isOpen(held)).toBe(true);
-    expect(name(stepGate(held, release))).toEqual({ name: 'standby' });
+    expect(at(stepGate(held, release))).toEqual({ state: 'standby', mute: 'live' });
   });
 
   it('a second press or a stray release changes nothing', () => {
@@ -128,14 +128,14 @@ describe('a walkie-talkie channel', () => {
   const requesting = stepGate(walkie, press);
 
   it('standby → requestingFloor on a press: still closed', () => {
-    expect(name(requesting)).toEqual({ name: 'requestingFloor' });
+    expect(at(requesting)).toEqual({ state: 'requestingFloor', mute: 'live' });
     expect(isOpen(requesting)).toBe(false);
     expect(isHeld(requesting)).toBe(true);
   });
 
   it('requestingFloor → onAir on the grant: open', () => {
     const live = stepGate(requesting, granted);
-    expect(name(live)).toEqual({ name: 'onAir' });
+    expect(at(live)).toEqual({ state: 'onAir', mute: 'live' });
     expect(isOpen(live)).toBe(true);
     expect(hasFloor(live)).toBe(true);
   });
@@ -146,57 +146,65 @@ describe('a walkie-talkie channel', () => {
 
   it('requestingFloor → refused when the server says no', () => {
     const refused = stepGate(requesting, denied);
-    expect(name(refused)).toEqual({ name: 'refused' });
+    expect(at(refused)).toEqual({ state: 'refused', mute: 'live' });
     expect(isOpen(refused)).toBe(false);
     expect(isHeld(refused)).toBe(true);
   });
 
   it('onAir → refused when the floor is taken back (cut in, time up), still held', () => {
     const lost = run(requesting, granted, taken);
-    expect(name(lost)).toEqual({ name: 'refused' });
+    expect(at(lost)).toEqual({ state: 'refused', mute: 'live' });
     expect(isOpen(lost)).toBe(false);
   });
 
   it('refused → onAir if a grant still comes while held', () => {
-    expect(name(run(requesting, denied, granted))).toEqual({ name: 'onAir' });
+    expect(at(run(requesting, denied, granted))).toEqual({ state: 'onAir', mute: 'live' });
   });
 
   it('every held state → standby on the release; a grant after it is not used', () => {
     for (const held of [requesting, run(requesting, granted), run(requesting, denied)])
-      expect(name(stepGate(held, release))).toEqual({ name: 'standby' });
+      expect(at(stepGate(held, release))).toEqual({ state: 'standby', mute: 'live' });
     const late = run(requesting, release, granted);
-    expect(name(late)).toEqual({ name: 'standby' });
+    expect(at(late)).toEqual({ state: 'standby', mute: 'live' });
     expect(hasFloor(late)).toBe(false);
   });
 
   it('holds to talk whatever the user chose, and the choice is kept for open channels', () => {
     expect(walkie.talkMode).toBe('toggle');
     const open = stepGate(walkie, { type: 'walkie', walkie: false });
-    expect(name(open)).toEqual({ name: 'open' });
+    expect(at(open)).toEqual({ state: 'open', mute: 'live' });
   });
 });
 
 describe('changing the mode', () => {
   it('the channel becoming walkie-talkie ends a hold (and the floor) and waits for a new one', () => {
     const held = stepGate(hold, press);
-    expect(name(stepGate(held, { type: 'walkie', walkie: true }))).toEqual({ name: 'standby' });
+    expect(at(stepGate(held, { type: 'walkie', walkie: true }))).toEqual({
+      state: 'standby',
+      mute: 'live',
+    });
     const live = run(walkie, press, granted);
-    expect(name(stepGate(live, { type: 'walkie', walkie: false }))).toEqual({ name: 'open' });
+    expect(at(stepGate(live, { type: 'walkie', walkie: false }))).toEqual({
+      state: 'open',
+      mute: 'live',
+    });
   });
 
   it('Settings switching Hold to talk → Toggle opens at once; Toggle → Hold to talk closes', () => {
-    expect(name(stepGate(hold, { type: 'set_talk_mode', mode: 'toggle' }))).toEqual({
-      name: 'open',
+    expect(at(stepGate(hold, { type: 'set_talk_mode', mode: 'toggle' }))).toEqual({
+      state: 'open',
+      mute: 'live',
     });
-    expect(name(stepGate(toggle, { type: 'set_talk_mode', mode: 'hold' }))).toEqual({
-      name: 'standby',
+    expect(at(stepGate(toggle, { type: 'set_talk_mode', mode: 'hold' }))).toEqual({
+      state: 'standby',
+      mute: 'live',
     });
   });
 
   it('a change of mode ends a hold, under a mute too', () => {
     const mutedHold = run(hold, press, mute);
     const switched = stepGate(mutedHold, { type: 'set_talk_mode', mode: 'hold' });
-    expect(name(switched)).toEqual({ name: 'muted', under: 'standby' });
+    expect(at(switched)).toEqual({ state: 'standby', mute: 'muted' });
   });
 
   it('a floor won in a walkie-talkie channel does not survive a change of mode', () => {
@@ -204,13 +212,13 @@ describe('changing the mode', () => {
     const switched = stepGate(live, { type: 'set_talk_mode', mode: 'hold' });
     expect(hasFloor(switched)).toBe(false);
     // The next press asks the server again instead of opening on the old grant.
-    expect(name(stepGate(switched, press))).toEqual({ name: 'requestingFloor' });
+    expect(at(stepGate(switched, press))).toEqual({ state: 'requestingFloor', mute: 'live' });
   });
 
   it('the headset opt-in is a setting only', () => {
     const on = stepGate(hold, { type: 'set_headset_talk', on: true });
     expect(on.headsetTalk).toBe(true);
-    expect(name(on)).toEqual(name(hold));
+    expect(at(on)).toEqual(at(hold));
     expect(stepGate(on, { type: 'set_headset_talk', on: true })).toBe(on);
   });
 });

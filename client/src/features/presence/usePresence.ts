@@ -13,7 +13,8 @@ export type PresenceView = PresenceState & {
 
 /**
  * The tab's voice online state for rendering: online, talking, idle, socketOpen, the channel it
- * applies to and the transmit gate (read it with `transmit-gate.ts`'s helpers). Works anywhere under the app, no provider needed.
+ * applies to and the transmit gate (read it with `transmit-gate.ts`'s helpers). Works anywhere
+ * under the app, no provider needed.
  */
 export function usePresence(): PresenceView {
   const state = useSyncExternalStore(subscribe, snapshot, snapshot);

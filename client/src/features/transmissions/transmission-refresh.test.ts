@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../lib/query-client';
 import { fakeChannelSocket } from '../../testing/fake-websocket';
 import { channelMembersKey } from '../channels/channel-queries';
-import { transmissionsKey } from './transmission-queries';
+import { transmissionsKey } from './transmission-keys';
 import { refreshTransmissionsOnPush } from './transmission-refresh';
 
 afterEach(() => vi.unstubAllGlobals());

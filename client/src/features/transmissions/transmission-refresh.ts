@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChannelSocket } from '../realtime/channel-socket';
-import { transmissionsKey } from './transmission-queries';
+import { transmissionsKey } from './transmission-keys';
 
 /**
  * Keeps a walkie-talkie channel's kept transmissions fresh on every screen: when the server says

@@ -1,5 +1,5 @@
 import { wantsToTransmit, type PresenceState } from '../presence/presence-state';
-import { isHeld, liveState } from '../presence/transmit-gate';
+import { isHeld } from '../presence/transmit-gate';
 
 /**
  * Whether a change of presence is the talker letting go of hold-to-talk (the roger beep, decision
@@ -8,5 +8,5 @@ import { isHeld, liveState } from '../presence/transmit-gate';
  */
 export function isTalkRelease(before: PresenceState, after: PresenceState): boolean {
   const wasOnAir = isHeld(before.gate) && wantsToTransmit(before) && before.voiceOnAir;
-  return wasOnAir && liveState(after.gate) === 'standby';
+  return wasOnAir && after.gate.state === 'standby';
 }
