@@ -1,6 +1,7 @@
 import { Radio, RadioTower } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/useAuth';
+import { hasFloor } from '../presence/transmit-gate';
 import { usePresence } from '../presence/usePresence';
 import { useFloorView } from './floor-view';
 
@@ -18,11 +19,11 @@ export const FLOOR_TEXTS = {
  * A polite live region, so screen readers hear the floor change hands.
  */
 export function FloorStatus() {
-  const { walkie, online, hasFloor } = usePresence();
+  const { gate, online } = usePresence();
   const { user } = useAuth();
   const { holder } = useFloorView();
-  if (!walkie) return null;
-  const mine = hasFloor || (holder !== null && holder.id === user?.id);
+  if (!gate.walkie) return null;
+  const mine = hasFloor(gate) || (holder !== null && holder.id === user?.id);
   const text = mine
     ? FLOOR_TEXTS.live
     : holder

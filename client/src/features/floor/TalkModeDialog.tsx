@@ -17,13 +17,14 @@ import {
 } from '../../ui/Dialog';
 import { Input } from '../../ui/Input';
 import { Label } from '../../ui/Label';
+import { RadioCardGroup, type RadioCardOption } from '../../ui/RadioCardGroup';
 import { TRANSMISSION_TEXTS } from '../transmissions/transmission-texts';
 import { useSetTalkMode } from './useSetTalkMode';
 
-const OPTIONS: { mode: ChannelTalkMode; label: string; help: string }[] = [
-  { mode: 'open', label: 'Open', help: 'Everyone online can talk at once.' },
+const OPTIONS: RadioCardOption<ChannelTalkMode>[] = [
+  { value: 'open', label: 'Open', help: 'Everyone online can talk at once.' },
   {
-    mode: 'walkie',
+    value: 'walkie',
     label: 'Walkie-talkie',
     help: 'One person talks at a time: hold to talk, and the others hear a busy tone. Admins can cut in.',
   },
@@ -56,7 +57,6 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
   const [keep, setKeep] = useState(channel.keepTransmissions);
   const [error, setError] = useState<string | null>(null);
   const save = useSetTalkMode(channel.id);
-  const name = useId();
   const secondsId = useId();
   const keepId = useId();
 
@@ -80,28 +80,7 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <fieldset className="flex flex-col gap-3">
-        <legend className="sr-only">Talk mode</legend>
-        {OPTIONS.map((option) => (
-          <label
-            key={option.mode}
-            className="flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
-          >
-            <input
-              type="radio"
-              name={name}
-              value={option.mode}
-              checked={mode === option.mode}
-              onChange={() => setMode(option.mode)}
-              className="mt-1 accent-[var(--primary)]"
-            />
-            <span>
-              <span className="block font-medium">{option.label}</span>
-              <span className="block text-sm text-muted-foreground">{option.help}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioCardGroup legend="Talk mode" options={OPTIONS} value={mode} onChange={setMode} />
       {mode === 'walkie' ? (
         <div className="grid gap-2">
           <Label htmlFor={secondsId}>Maximum transmission (seconds)</Label>

@@ -78,9 +78,9 @@ afterEach(() => vi.unstubAllGlobals());
 describe('the walkie-talkie floor on the client', () => {
   it('learns the talk mode from the channel lists, and follows a change', () => {
     const t = setup();
-    expect(t.presence.state.walkie).toBe(true);
+    expect(t.presence.state.gate.walkie).toBe(true);
     t.queryClient.setQueryData(userChannelsKey('u1'), [channel('open')]);
-    expect(t.presence.state.walkie).toBe(false);
+    expect(t.presence.state.gate.walkie).toBe(false);
     t.stop();
   });
 
@@ -107,6 +107,7 @@ describe('the walkie-talkie floor on the client', () => {
     expect(t.tones).toEqual([BUSY_TONE]);
     expect(t.view.state.holder).toEqual({ id: 'u2', name: 'Ava' });
     expect(t.presence.state.talking).toBe(false);
+    expect(t.presence.state.gate.state).toBe('refused');
     t.stop();
   });
 

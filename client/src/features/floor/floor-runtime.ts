@@ -4,6 +4,7 @@ import { ALL_CHANNELS_KEY, userChannelsKey } from '../channels/channel-queries';
 import type { CurrentChannelSource } from '../presence/live-members';
 import type { Toast } from '../presence/online-state';
 import type { PresenceStore } from '../presence/presence-store';
+import { isHeld } from '../presence/transmit-gate';
 import type { ChannelSocket } from '../realtime/channel-socket';
 import { BUSY_TONE, TALK_PERMIT_TONE, type Tone } from '../voice/tones';
 import type { FloorViewStore } from './floor-view';
@@ -51,7 +52,7 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
     const record = channelRecord(queryClient, userId, channelId);
     if (!record) return;
     const walkie = record.talkMode === 'walkie';
-    if (presence.state.channelId === channelId && presence.state.walkie !== walkie)
+    if (presence.state.channelId === channelId && presence.state.gate.walkie !== walkie)
       presence.dispatch({ type: 'walkie', channelId, walkie });
   };
 
@@ -77,7 +78,7 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
         Math.max(0, expiresAt - Date.now()) + 1000,
       );
     }
-    const holding = presence.state.holding;
+    const holding = isHeld(presence.state.gate);
     presence.dispatch({ type: 'floor', channelId, mine });
     if (mine && !wasMine && holding) deps.playTone(TALK_PERMIT_TONE);
     if (wasMine && !mine) {
@@ -92,6 +93,7 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
   const offDenied = socket.on('floor_denied', ({ channelId, reason, holder }) => {
     if (channelId !== channel.get()) return;
     deps.playTone(BUSY_TONE);
+    presence.dispatch({ type: 'floor_denied', channelId });
     if (reason === 'busy') view.set({ holder, deniedAt: Date.now() });
     if (reason === 'muted') deps.toast(FLOOR_TOASTS.muted);
     // An open channel after all (its mode changed meanwhile): the lists catch up.

@@ -1,6 +1,6 @@
 import { isAdminTier } from '../../../../protocol/user';
 import { useAuth } from '../auth/useAuth';
-import { ChannelBar } from '../channels/ChannelBar';
+import { ChannelBar } from './ChannelBar';
 import { useCurrentChannel } from '../channels/current-channel';
 import { useChannelEntry } from '../channels/useChannelEntry';
 import { ShareButton } from '../invites/ShareButton';

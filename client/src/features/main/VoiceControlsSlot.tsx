@@ -7,14 +7,13 @@ import { SocketStatusNote } from '../presence/SocketStatusNote';
 import { usePresence } from '../presence/usePresence';
 import { VoiceControls } from '../voice/VoiceControls';
 
-
 /**
  * The voice area of the main screen: the big ONLINE / OFFLINE button with the live connection's
  * state under it, then Mute Self, Mute Channel and the voice room's notes.
  */
 export function VoiceControlsSlot() {
   const { channelId } = useCurrentChannel();
-  const { online, socketOpen, walkie } = usePresence();
+  const { online, socketOpen, gate } = usePresence();
   const callActive = useCallActive();
   const noteId = useId();
 
@@ -25,7 +24,7 @@ export function VoiceControlsSlot() {
         describedBy={noteId}
       />
       <SocketStatusNote id={noteId} />
-      {walkie ? <FloorStatus /> : null}
+      {gate.walkie ? <FloorStatus /> : null}
       <VoiceControls />
     </div>
   );

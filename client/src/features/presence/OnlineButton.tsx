@@ -2,7 +2,7 @@ import { MicOff, Moon, Power, Radio } from 'lucide-react';
 import { useRef } from 'react';
 import { cn } from '../../lib/cn';
 import { holdControl } from './hold-control';
-import { holdsToTalk } from './online-state';
+import { holdsToTalk, isSelfMuted } from './transmit-gate';
 import { RELEASE_HOLD_MS } from './talk-mode';
 import { toggleOnline, usePresence } from './usePresence';
 
@@ -19,9 +19,10 @@ export type OnlineButtonProps = {
  */
 export function OnlineButton({ disabled = false, describedBy }: OnlineButtonProps) {
   const presence = usePresence();
-  const { online, selfMuted, idle, talking } = presence;
+  const { online, idle, talking, gate } = presence;
+  const selfMuted = isSelfMuted(gate);
   const Icon = !online ? Power : idle ? Moon : selfMuted ? MicOff : Radio;
-  const holdMode = online && holdsToTalk(presence);
+  const holdMode = online && holdsToTalk(gate);
   // In hold mode a long press talks; only a short tap toggles online/offline.
   const pressedAt = useRef<number | null>(null);
   const onPointerDown = () => {

@@ -1,14 +1,15 @@
 import { useId } from 'react';
 import { RogerBeepSwitch } from '../voice-preferences/RogerBeepSwitch';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
-import type { TalkMode } from './online-state';
+import { RadioCardGroup, type RadioCardOption } from '../../ui/RadioCardGroup';
+import type { TalkMode } from './transmit-gate';
 import { setHeadsetTalk, setTalkMode } from './talk-mode';
 import { usePresence } from './usePresence';
 
-const OPTIONS: { mode: TalkMode; label: string; help: string }[] = [
-  { mode: 'toggle', label: 'Toggle', help: 'ONLINE opens your microphone until you tap again.' },
+const OPTIONS: RadioCardOption<TalkMode>[] = [
+  { value: 'toggle', label: 'Toggle', help: 'ONLINE opens your microphone until you tap again.' },
   {
-    mode: 'hold',
+    value: 'hold',
     label: 'Hold to talk',
     help: 'ONLINE lets you hear; hold Space or the big button to talk.',
   },
@@ -20,8 +21,7 @@ const OPTIONS: { mode: TalkMode; label: string; help: string }[] = [
  * microphone in open talk mode), and the opt-in roger beep at the end of a hold-to-talk.
  */
 export function TalkModeCard() {
-  const { talkMode, headsetTalk } = usePresence();
-  const name = useId();
+  const { gate } = usePresence();
   const headsetId = useId();
   return (
     <Card>
@@ -30,33 +30,17 @@ export function TalkModeCard() {
         <CardDescription>How the big button sends your voice.</CardDescription>
       </CardHeader>
       <CardContent>
-        <fieldset className="flex flex-col gap-3">
-          <legend className="sr-only">Talk mode</legend>
-          {OPTIONS.map((option) => (
-            <label
-              key={option.mode}
-              className="flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
-            >
-              <input
-                type="radio"
-                name={name}
-                value={option.mode}
-                checked={talkMode === option.mode}
-                onChange={() => setTalkMode(option.mode)}
-                className="mt-1 accent-[var(--primary)]"
-              />
-              <span>
-                <span className="block font-medium">{option.label}</span>
-                <span className="block text-sm text-muted-foreground">{option.help}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <RadioCardGroup
+          legend="Talk mode"
+          options={OPTIONS}
+          value={gate.talkMode}
+          onChange={setTalkMode}
+        />
         <div className="mt-4 flex items-start gap-3 rounded-lg border border-border p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
           <input
             id={headsetId}
             type="checkbox"
-            checked={headsetTalk}
+            checked={gate.headsetTalk}
             onChange={(event) => setHeadsetTalk(event.target.checked)}
             aria-describedby={`${headsetId}-help`}
             className="mt-1 accent-[var(--primary)]"

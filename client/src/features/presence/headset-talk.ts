@@ -1,5 +1,5 @@
 import type { HoldControl } from './hold-control';
-import { holdsToTalk } from './online-state';
+import { holdsToTalk, isHeld } from './transmit-gate';
 import type { PresenceStore } from './presence-store';
 
 export type MediaSessionLike = Pick<MediaSession, 'setActionHandler'>;
@@ -18,9 +18,9 @@ export function listenHeadset(
 ): () => void {
   let installed = false;
   const toggle = () => {
-    const { holding } = store.state;
-    if (holdsToTalk(store.state)) {
-      if (holding) hold.cancel();
+    const { gate } = store.state;
+    if (holdsToTalk(gate)) {
+      if (isHeld(gate)) hold.cancel();
       else hold.press();
     } else {
       store.dispatch({ type: 'toggle_self_mute' });
@@ -36,7 +36,7 @@ export function listenHeadset(
     }
   };
   const sync = () => {
-    const wanted = session !== undefined && store.state.online && store.state.headsetTalk;
+    const wanted = session !== undefined && store.state.online && store.state.gate.headsetTalk;
     if (wanted === installed) return;
     installed = wanted;
     set(wanted ? toggle : null);

@@ -1,7 +1,7 @@
 import type { PresenceStore } from './presence-store';
 import { presenceStore } from './presence-store';
 import { HoldGesture } from './talk-mode';
-import { holdsToTalk } from './online-state';
+import { holdsToTalk, isHeld } from './transmit-gate';
 
 /** The hold gesture of one presence store: the big button, the Space key and a headset drive it. */
 export interface HoldControl {
@@ -19,8 +19,8 @@ export function createHoldControl(store: PresenceStore): HoldControl {
     press: () => gesture.press(),
     release: () => gesture.release(),
     cancel: () => gesture.cancel(),
-    active: () => store.state.online && holdsToTalk(store.state),
-    holding: () => store.state.holding,
+    active: () => store.state.online && holdsToTalk(store.state.gate),
+    holding: () => isHeld(store.state.gate),
   };
 }
 

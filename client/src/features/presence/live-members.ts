@@ -2,7 +2,6 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { channelMembersKey, invalidateChannelQueries } from '../channels/channel-queries';
 import type { ChannelSocket } from '../realtime/channel-socket';
-import { transmissionsKey } from '../transmissions/transmission-queries';
 import { upsertMember } from './member-list';
 import type { PresenceStore } from './presence-store';
 
@@ -41,13 +40,8 @@ export function applyLivePushes(
       });
       channel.set(null);
     }
-    if (change === 'transmissions_changed') {
-      // Only the kept transmissions changed (issue 17 item 2): "N missed" refreshes.
-      queryClient
-        .invalidateQueries({ queryKey: transmissionsKey(channelId) })
-        .catch((error: unknown) => console.error('Could not refresh transmissions', error));
-      return;
-    }
+    // Only the kept transmissions changed: the transmissions feature refreshes its own list.
+    if (change === 'transmissions_changed') return;
     invalidateChannelQueries(queryClient, channelId).catch((error: unknown) =>
       console.error('Could not refresh channels after a change', error),
     );

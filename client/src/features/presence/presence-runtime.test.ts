@@ -8,6 +8,7 @@ import { createHoldControl } from './hold-control';
 import type { Toast } from './online-state';
 import { startPresenceRuntime } from './presence-runtime';
 import { PresenceStore } from './presence-store';
+import { isHeld, isSelfMuted } from './transmit-gate';
 
 const member = (id: string, patch: Partial<ChannelMember> = {}): ChannelMember => ({
   id,
@@ -252,7 +253,7 @@ describe('the presence runtime', () => {
     t.ws().serverOpens();
     t.store.dispatch({ type: 'set_talk_mode', mode: 'hold' });
     t.page.key('keydown', 'Space');
-    expect(t.store.state.holding).toBe(false);
+    expect(isHeld(t.store.state.gate)).toBe(false);
     t.store.dispatch({ type: 'toggle_online' });
     t.store.dispatch({ type: 'voice', onAir: true });
     t.page.key('keydown', 'Space');
@@ -272,7 +273,7 @@ describe('the presence runtime', () => {
     const play = t.handlers.get('play');
     expect(play).toBeTypeOf('function');
     play?.({ action: 'play' });
-    expect(t.store.state.selfMuted).toBe(true);
+    expect(isSelfMuted(t.store.state.gate)).toBe(true);
     t.store.dispatch({ type: 'toggle_online' });
     expect(t.handlers.get('play')).toBeNull();
     t.stop();

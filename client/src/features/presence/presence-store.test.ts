@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { OnlineEffect } from './online-state';
+import type { PresenceEffect } from './presence-state';
 import { PresenceStore } from './presence-store';
 
 describe('PresenceStore', () => {
   it('runs effects in order and notifies only on change', () => {
     const store = new PresenceStore();
-    const effects: OnlineEffect[] = [];
+    const effects: PresenceEffect[] = [];
     let notified = 0;
     store.subscribe(() => (notified += 1));
     const detach = store.attach((effect) => effects.push(effect));

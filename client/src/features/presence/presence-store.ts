@@ -1,12 +1,12 @@
 import {
-  initialOnlineState,
-  reduceOnline,
-  type OnlineEffect,
-  type OnlineEvent,
-  type OnlineState,
-} from './online-state';
+  initialPresenceState,
+  reducePresence,
+  type PresenceEffect,
+  type PresenceEvent,
+  type PresenceState,
+} from './presence-state';
 
-export type EffectRunner = (effect: OnlineEffect) => void;
+export type EffectRunner = (effect: PresenceEffect) => void;
 
 /**
  * Holds the tab's one online state and performs the reducer's effects. A module-level store (like
@@ -14,11 +14,11 @@ export type EffectRunner = (effect: OnlineEffect) => void;
  * feature read the same state without a provider wrapping them all.
  */
 export class PresenceStore {
-  private current: OnlineState = initialOnlineState;
+  private current: PresenceState = initialPresenceState;
   private readonly listeners = new Set<() => void>();
   private runner: EffectRunner | null = null;
 
-  get state(): OnlineState {
+  get state(): PresenceState {
     return this.current;
   }
 
@@ -30,8 +30,8 @@ export class PresenceStore {
     };
   }
 
-  dispatch(event: OnlineEvent): void {
-    const { state, effects } = reduceOnline(this.current, event);
+  dispatch(event: PresenceEvent): void {
+    const { state, effects } = reducePresence(this.current, event);
     const changed = state !== this.current;
     this.current = state;
     // Effects run before listeners so a re-render never sees a state whose messages are unsent.

@@ -1,4 +1,4 @@
-import type { TalkMode } from './online-state';
+import type { TalkMode } from './transmit-gate';
 import { presenceStore } from './presence-store';
 
 const MODE_KEY = 'chirp.talkMode';

@@ -1,18 +1,20 @@
 import { useSyncExternalStore } from 'react';
-import { isFullDuplexConnected, type OnlineState } from './online-state';
+import { isFullDuplexConnected } from './online-state';
+import type { PresenceState } from './presence-state';
 import { presenceStore } from './presence-store';
 
 const subscribe = (listener: () => void) => presenceStore.subscribe(listener);
 const snapshot = () => presenceStore.state;
 
-export type PresenceView = OnlineState & {
+export type PresenceView = PresenceState & {
   /** Online in a channel with the socket open (DESIGN §3); the voice room needs this and not idle. */
   fullDuplexConnected: boolean;
 };
 
 /**
- * The tab's voice online state for rendering: online, talking, selfMuted, idle, socketOpen and
- * the channel it applies to. Works anywhere under the app, no provider needed.
+ * The tab's voice online state for rendering: online, talking, idle, socketOpen, the channel it
+ * applies to and the transmit gate (read it with `transmit-gate.ts`'s helpers). Works anywhere
+ * under the app, no provider needed.
  */
 export function usePresence(): PresenceView {
   const state = useSyncExternalStore(subscribe, snapshot, snapshot);

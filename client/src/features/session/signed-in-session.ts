@@ -17,6 +17,7 @@ import { startChannelAudio } from '../voice/channel-audio';
 import { microphoneErrorMessage } from '../voice/microphone-error';
 import { playTone } from '../voice/tones';
 import { startFloorRuntime } from '../floor/floor-runtime';
+import { refreshTransmissionsOnPush } from '../transmissions/transmission-refresh';
 import { floorView } from '../floor/floor-view';
 import { voiceRoom } from '../voice/voice-room';
 import { startVoiceRuntime } from '../voice/voice-runtime';
@@ -89,6 +90,7 @@ export function startSignedInSession(user: User): () => void {
       playTone,
       toast,
     }),
+    refreshTransmissionsOnPush(channelSocket, queryClient),
     callController.attach(user.id),
     followCalls(),
     rememberLastChannel(user.id, currentChannel),

@@ -3,10 +3,7 @@ import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
 import { messageResponseSchema } from '../../../../protocol/responses';
 import { transmissionsResponseSchema } from '../../../../protocol/transmissions';
 import { apiJson, parsedQuery } from '../../lib/query-client';
-
-/** `GET /api/channels/{id}/transmissions` as key parts (the default query GETs them joined by '/'). */
-export const transmissionsKey = (channelId: number) =>
-  [API_PATHS.channels, channelId, 'transmissions'] as const;
+import { transmissionsKey } from './transmission-keys';
 
 export const FETCH_TRANSMISSIONS_ERROR = 'Failed to fetch transmissions';
 

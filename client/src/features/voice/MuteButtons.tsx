@@ -1,12 +1,14 @@
 import { Headphones, HeadphoneOff, Mic, MicOff } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
+import { isSelfMuted } from '../presence/transmit-gate';
 import { toggleSelfMute, usePresence } from '../presence/usePresence';
 import { audioPolicyStore, useChannelMuted } from './audio-policy-store';
 
 /** Mute Self (spec §2): disabled while offline; presence toasts Self Muted / Self Unmuted. */
 export function MuteSelfButton() {
-  const { online, selfMuted } = usePresence();
+  const { online, gate } = usePresence();
+  const selfMuted = isSelfMuted(gate);
   return (
     <Button variant="outline" disabled={!online} aria-pressed={selfMuted} onClick={toggleSelfMute}>
       {selfMuted ? <MicOff aria-hidden="true" /> : <Mic aria-hidden="true" />}

@@ -1,17 +1,12 @@
-import { holdsToTalk, wantsToTransmit, type OnlineState } from '../presence/online-state';
+import { wantsToTransmit, type PresenceState } from '../presence/presence-state';
+import { isHeld } from '../presence/transmit-gate';
 
 /**
- * Whether a change of presence is the talker letting go of hold-to-talk (issue 17 roger beep):
- * they were on the air holding, and now they are not holding but still online. Going offline,
- * muting oneself or a toggle-mode microphone closing is no "over", so no beep.
+ * Whether a change of presence is the talker letting go of hold-to-talk (the roger beep, decision
+ * 022): they were on the air holding, and now the gate waits for the next hold (still online).
+ * Going offline, muting oneself or a toggle-mode microphone closing is no "over", so no beep.
  */
-export function isTalkRelease(before: OnlineState, after: OnlineState): boolean {
-  return (
-    before.holding &&
-    wantsToTransmit(before) &&
-    before.voiceOnAir &&
-    !after.holding &&
-    after.online &&
-    holdsToTalk(after)
-  );
+export function isTalkRelease(before: PresenceState, after: PresenceState): boolean {
+  const wasOnAir = isHeld(before.gate) && wantsToTransmit(before) && before.voiceOnAir;
+  return wasOnAir && after.gate.state === 'standby';
 }

@@ -1,4 +1,5 @@
-import { isListening, wantsToTransmit } from '../presence/online-state';
+import { isListening } from '../presence/online-state';
+import { wantsToTransmit } from '../presence/presence-state';
 import type { PresenceStore } from '../presence/presence-store';
 import type { RoomTarget } from './room-connection/room-machine';
 import type { VoiceRoomView } from './room-connection/room-controller';

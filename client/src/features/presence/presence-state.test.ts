@@ -1,20 +1,20 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { isFullDuplexConnected, TOASTS } from './online-state';
 import {
-  initialOnlineState,
-  isFullDuplexConnected,
-  reduceOnline,
-  TOASTS,
+  initialPresenceState,
+  reducePresence,
   wantsToTransmit,
-  type OnlineEvent,
-  type OnlineState,
-} from './online-state';
+  type PresenceEvent,
+  type PresenceState,
+} from './presence-state';
+import { isHeld, isSelfMuted } from './transmit-gate';
 
 /** Runs events from a state; returns the final state and every effect in order. */
-function run(state: OnlineState, ...events: OnlineEvent[]) {
+function run(state: PresenceState, ...events: PresenceEvent[]) {
   const effects = [];
   for (const event of events) {
-    const step = reduceOnline(state, event);
+    const step = reducePresence(state, event);
     state = step.state;
     effects.push(...step.effects);
   }
@@ -27,11 +27,11 @@ const joined = (channelId: number, listening: boolean) => ({
   message: { type: 'join_channel', channelId, listening },
 });
 const shown = (toast: object) => ({ kind: 'toast', toast });
-const onAir: OnlineEvent = { type: 'voice', onAir: true };
+const onAir: PresenceEvent = { type: 'voice', onAir: true };
 
 /** Socket open, channel 7 joined, offline. */
 const ready = run(
-  initialOnlineState,
+  initialPresenceState,
   { type: 'socket', open: true },
   { type: 'select_channel', channelId: 7 },
 ).state;
@@ -40,7 +40,7 @@ const online = run(ready, { type: 'toggle_online' }, onAir).state;
 
 describe('channel socket membership', () => {
   it('joins the selected channel, not listening, once the socket opens, not before', () => {
-    const selected = run(initialOnlineState, { type: 'select_channel', channelId: 7 });
+    const selected = run(initialPresenceState, { type: 'select_channel', channelId: 7 });
     expect(selected.effects).toEqual([]);
     expect(run(selected.state, { type: 'socket', open: true }).effects).toEqual([joined(7, false)]);
   });
@@ -71,7 +71,8 @@ describe('channel socket membership', () => {
 describe('voice online state', () => {
   it('goes online listening, toasts Online, and talks once the voice is on the air', () => {
     const { state, effects } = run(ready, { type: 'toggle_online' });
-    expect(state).toMatchObject({ online: true, talking: false, selfMuted: false });
+    expect(state).toMatchObject({ online: true, talking: false });
+    expect(state.gate.state).toBe('open');
     expect(wantsToTransmit(state)).toBe(true);
     expect(effects).toEqual([joined(7, true), shown(TOASTS.online)]);
     expect(TOASTS.online).toEqual({ title: 'Online', description: 'Connecting to voice...' });
@@ -93,7 +94,8 @@ describe('voice online state', () => {
   it('goes offline: stops talking before no longer listening, unmutes, toasts Offline', () => {
     const muted = run(online, { type: 'toggle_self_mute' }).state;
     const { state, effects } = run(muted, { type: 'toggle_online' });
-    expect(state).toMatchObject({ online: false, talking: false, selfMuted: false });
+    expect(state).toMatchObject({ online: false, talking: false });
+    expect(isSelfMuted(state.gate)).toBe(false);
     expect(effects).toEqual([joined(7, false), shown({ title: 'Offline' })]);
     expect(run(online, { type: 'toggle_online' }).effects).toEqual([
       sent('stop_talking', 7),
@@ -130,9 +132,9 @@ describe('voice online state', () => {
   });
 
   it('cannot go online without an open socket, a channel, or during a call', () => {
-    const closed = run(initialOnlineState, { type: 'select_channel', channelId: 7 }).state;
+    const closed = run(initialPresenceState, { type: 'select_channel', channelId: 7 }).state;
     expect(run(closed, { type: 'toggle_online' })).toEqual({ state: closed, effects: [] });
-    const noChannel = run(initialOnlineState, { type: 'socket', open: true }).state;
+    const noChannel = run(initialPresenceState, { type: 'socket', open: true }).state;
     expect(run(noChannel, { type: 'toggle_online' }).state.online).toBe(false);
     const onCall = run(ready, { type: 'call', active: true }).state;
     expect(run(onCall, { type: 'toggle_online' }).state.online).toBe(false);
@@ -140,7 +142,8 @@ describe('voice online state', () => {
 
   it('self-mute stops talking and unmuting starts again, only while online', () => {
     const muted = run(online, { type: 'toggle_self_mute' });
-    expect(muted.state).toMatchObject({ selfMuted: true, talking: false, online: true });
+    expect(muted.state).toMatchObject({ talking: false, online: true });
+    expect(muted.state.gate).toMatchObject({ state: 'open', mute: 'muted' });
     expect(muted.effects).toEqual([sent('stop_talking', 7), shown({ title: 'Self Muted' })]);
     const unmuted = run(muted.state, { type: 'toggle_self_mute' });
     expect(unmuted.effects).toEqual([sent('start_talking', 7), shown({ title: 'Self Unmuted' })]);
@@ -203,11 +206,11 @@ describe('the current channel going away', () => {
 });
 
 describe('rejoining after a lost connection (decision 021)', () => {
-  const offAir: OnlineEvent = { type: 'voice', onAir: false };
+  const offAir: PresenceEvent = { type: 'voice', onAir: false };
   /** Dropped while online and talking; the voice room went down with it. */
   const lost = run(online, { type: 'socket', open: false }, offAir).state;
   const back = run(lost, { type: 'socket', open: true }).state;
-  const member = (channelId = 7): OnlineEvent => ({ type: 'rejoin', channelId, member: true });
+  const member = (channelId = 7): PresenceEvent => ({ type: 'rejoin', channelId, member: true });
 
   it('goes back ONLINE in the same channel, listening and talking again, with a toast', () => {
     const { state, effects } = run(back, member(), onAir);
@@ -226,7 +229,8 @@ describe('rejoining after a lost connection (decision 021)', () => {
       open: true,
     });
     const { state, effects } = run(dropped.state, member(), onAir);
-    expect(state).toMatchObject({ online: true, selfMuted: true, talking: false });
+    expect(state).toMatchObject({ online: true, talking: false });
+    expect(isSelfMuted(state.gate)).toBe(true);
     expect(effects).not.toContainEqual(sent('start_talking', 7));
   });
 
@@ -243,7 +247,7 @@ describe('rejoining after a lost connection (decision 021)', () => {
   });
 
   it('forgets the rejoin when the user picks another channel, takes a call, or signs out', () => {
-    const choices: OnlineEvent[] = [
+    const choices: PresenceEvent[] = [
       { type: 'select_channel', channelId: 8 },
       { type: 'call', active: true },
       { type: 'go_offline' },
@@ -260,7 +264,7 @@ describe('rejoining after a lost connection (decision 021)', () => {
 
   it('an answer that comes after the user went ONLINE by hand changes nothing', () => {
     const byHand = run(back, { type: 'toggle_online' }).state;
-    const answer = reduceOnline(byHand, member());
+    const answer = reducePresence(byHand, member());
     expect(answer.state).toBe(byHand);
     expect(answer.effects).toEqual([]);
   });
@@ -275,16 +279,16 @@ describe('rejoining after a lost connection (decision 021)', () => {
 
 describe('no-op events', () => {
   it('return the very same state, so nothing re-renders', () => {
-    expect(reduceOnline(ready, { type: 'select_channel', channelId: 7 }).state).toBe(ready);
-    expect(reduceOnline(ready, { type: 'socket', open: true }).state).toBe(ready);
-    expect(reduceOnline(online, { type: 'idle', idle: false }).state).toBe(online);
-    expect(reduceOnline(online, onAir).state).toBe(online);
+    expect(reducePresence(ready, { type: 'select_channel', channelId: 7 }).state).toBe(ready);
+    expect(reducePresence(ready, { type: 'socket', open: true }).state).toBe(ready);
+    expect(reducePresence(online, { type: 'idle', idle: false }).state).toBe(online);
+    expect(reducePresence(online, onAir).state).toBe(online);
   });
 });
 
 describe('hold to talk', () => {
   const ready = (mode: 'toggle' | 'hold') => {
-    let state = run(initialOnlineState, { type: 'socket', open: true }).state;
+    let state = run(initialPresenceState, { type: 'socket', open: true }).state;
     state = run(state, { type: 'select_channel', channelId: 3 }).state;
     return run(state, { type: 'set_talk_mode', mode }).state;
   };
@@ -303,7 +307,7 @@ describe('hold to talk', () => {
   });
 
   it('ignores holding while offline or in toggle mode', () => {
-    expect(run(ready('hold'), { type: 'hold', holding: true }).state.holding).toBe(false);
+    expect(isHeld(run(ready('hold'), { type: 'hold', holding: true }).state.gate)).toBe(false);
     const toggleOnline = run(ready('toggle'), { type: 'toggle_online' }, onAir).state;
     expect(run(toggleOnline, { type: 'hold', holding: true }).effects).toEqual([]);
   });
@@ -312,8 +316,9 @@ describe('hold to talk', () => {
     let state = run(ready('hold'), { type: 'toggle_online' }, onAir).state;
     state = run(state, { type: 'hold', holding: true }).state;
     const off = run(state, { type: 'toggle_online' });
-    expect(off.state).toMatchObject({ online: false, holding: false, talking: false });
-    expect(run(off.state, { type: 'detach' }).state.talkMode).toBe('hold');
+    expect(off.state).toMatchObject({ online: false, talking: false });
+    expect(isHeld(off.state.gate)).toBe(false);
+    expect(run(off.state, { type: 'detach' }).state.gate.talkMode).toBe('hold');
   });
 
   it('switching to toggle mode while online starts talking at once', () => {
@@ -333,7 +338,7 @@ describe('walkie-talkie channels (issue 17)', () => {
   ).state;
 
   it('hears but does not talk until a hold, whatever the user chose in Settings', () => {
-    expect(walkie.talkMode).toBe('toggle');
+    expect(walkie.gate.talkMode).toBe('toggle');
     expect(walkie.talking).toBe(false);
     expect(wantsToTransmit(walkie)).toBe(false);
   });
@@ -362,7 +367,7 @@ describe('walkie-talkie channels (issue 17)', () => {
     ).state;
     const released = run(talking, { type: 'hold', holding: false });
     expect(released.effects).toEqual([sent('stop_talking', 7), sent('floor_release', 7)]);
-    expect(released.state.hasFloor).toBe(false);
+    expect(released.state.gate.state).toBe('standby');
   });
 
   it('losing the floor (cut in, or the time is up) closes the microphone while still held', () => {
@@ -380,14 +385,42 @@ describe('walkie-talkie channels (issue 17)', () => {
     const released = run(walkie, { type: 'hold', holding: true }, { type: 'hold', holding: false });
     const late = run(released.state, { type: 'floor', channelId: 7, mine: true });
     expect(late.state.talking).toBe(false);
-    expect(late.state.hasFloor).toBe(false);
+    expect(late.state.gate.state).toBe('standby');
   });
 
   it("another channel's talk mode or floor changes nothing here, and a switch forgets both", () => {
-    expect(run(walkie, { type: 'walkie', channelId: 8, walkie: false }).state.walkie).toBe(true);
+    expect(run(walkie, { type: 'walkie', channelId: 8, walkie: false }).state.gate.walkie).toBe(
+      true,
+    );
     const held = run(walkie, { type: 'hold', holding: true }).state;
-    expect(run(held, { type: 'floor', channelId: 8, mine: true }).state.hasFloor).toBe(false);
+    expect(run(held, { type: 'floor', channelId: 8, mine: true }).state.gate.state).toBe(
+      'requestingFloor',
+    );
     const moved = run(held, { type: 'select_channel', channelId: 8 }).state;
-    expect(moved).toMatchObject({ walkie: false, hasFloor: false, holding: false, online: false });
+    expect(moved).toMatchObject({
+      online: false,
+      gate: { walkie: false, state: 'offline' },
+    });
+  });
+  it('a refused press keeps the microphone closed and sends nothing more', () => {
+    const held = run(walkie, { type: 'hold', holding: true }).state;
+    const refused = run(held, { type: 'floor_denied', channelId: 7 });
+    expect(refused.state.gate.state).toBe('refused');
+    expect(refused.state.talking).toBe(false);
+    expect(refused.effects).toEqual([]);
+    expect(run(held, { type: 'floor_denied', channelId: 8 }).state).toBe(held);
+  });
+
+  it('a change of talk mode gives the floor back for good: the next press asks again', () => {
+    const talking = run(
+      walkie,
+      { type: 'hold', holding: true },
+      { type: 'floor', channelId: 7, mine: true },
+    ).state;
+    const switched = run(talking, { type: 'set_talk_mode', mode: 'hold' });
+    expect(switched.effects).toEqual([sent('stop_talking', 7), sent('floor_release', 7)]);
+    const again = run(switched.state, { type: 'hold', holding: true });
+    expect(again.state.talking).toBe(false);
+    expect(again.effects).toEqual([sent('floor_request', 7)]);
   });
 });

@@ -4,10 +4,10 @@ import { Button } from '../../ui/Button';
 import { useAuth } from '../auth/useAuth';
 import { InviteButton } from '../invites/InviteButton';
 import { MemberList } from '../members/MemberList';
-import { memberCountText } from './member-count';
-import { canManageChannel } from './channel-permissions';
-import { useChannel } from './useChannel';
-import { useChannelMembers } from './useChannelMembers';
+import { memberCountText } from '../channels/member-count';
+import { canManageChannel } from '../channels/channel-permissions';
+import { useChannel } from '../channels/useChannel';
+import { useChannelMembers } from '../channels/useChannelMembers';
 
 // The admin dialogs' code loads when an admin first opens one.
 const AddMembersDialog = lazy(() =>
