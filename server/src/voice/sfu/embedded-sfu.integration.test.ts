@@ -314,12 +314,11 @@ describe('admin controls', () => {
     const talking = talk(a, 150); // 3 s of audio
     await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 5, 10_000, 'audio before mute');
     server.sfu.setPublisherMuted('channel-1', 'muted-user', true);
-    const mutedAt = Date.now();
+    // Packets already in flight may still land; from 300 ms on, nothing more arrives.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const afterMute = b.received.get(aIdentity) ?? 0;
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(b.received.get(aIdentity) ?? 0).toBe(afterMute);
-    expect(Date.now() - mutedAt).toBeLessThan(1500);
     expect(b.messages.some((m) => m.type === 'publisher_muted' && m.muted)).toBe(true);
     server.sfu.setPublisherMuted('channel-1', 'muted-user', false);
     await b.waitFor(
