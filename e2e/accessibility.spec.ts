@@ -5,7 +5,7 @@ import { userIdOf } from './support/channel-setup';
 import { expect, openAs, test, type SignedInUser } from './support/fixtures';
 
 /**
- * Issue 13 item 7: axe finds no serious or critical problem on any screen, menu, dialog or call
+ * Axe finds no serious or critical problem on any screen, menu, dialog or call
  * screen, in the light and the dark theme, on a phone and on a desktop.
  */
 const SIZES = {

@@ -6,7 +6,7 @@ import { expect, signIn, test } from './support/fixtures';
 import { open as openWithMicrophone } from './support/voice-audio';
 
 /**
- * One-to-one calls between two real browsers with fake microphones (issue 7). Placed from the
+ * One-to-one calls between two real browsers with fake microphones. Placed from the
  * Contacts dropdown's call buttons, answered on the incoming-call screen, audio checked both ways.
  */
 
@@ -305,7 +305,7 @@ test('nobody answers for 30 s: the caller hears "No answer", the receiver sees a
   await b.close();
 });
 
-// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+// What a user hit before, seen in the browser.
 test('a call with no microphone says it is missing, not denied', async ({ browser, baseURL }) => {
   const caller = await openWithMicrophone(browser, newPerson('Cora', `M${Date.now()}`), 'tone');
   const callee = await openWithMicrophone(browser, newPerson('Milo', `M${Date.now()}`), 'missing');

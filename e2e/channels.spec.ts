@@ -298,7 +298,7 @@ test('main and settings look finished on phone and desktop', async ({ browser })
   for (const context of [admin.context, other.context, owner.context]) await context.close();
 });
 
-// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+// What a user hit before, seen in the browser.
 test('the create-channel dialog says nothing until the name is really blank', async ({
   browser,
 }, testInfo) => {
@@ -315,7 +315,7 @@ test('the create-channel dialog says nothing until the name is really blank', as
   await owner.context.close();
 });
 
-// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+// What a user hit before, seen in the browser.
 test('an admin comes back to the channel they had open; the superadmin is asked before joining and never offered to remove a creator', async ({
   browser,
   baseURL,

@@ -20,7 +20,7 @@ import {
 } from './support/voice-audio';
 
 /**
- * Issue 12 "Faults", with real processes: a Chirp server of its own (built-in SFU) on a PostgreSQL
+ * Faults, with real processes: a Chirp server of its own (built-in SFU) on a PostgreSQL
  * cluster of its own, so this file may kill the one and stop the other while the rest of the suite
  * runs on the shared server. Ben's browser runs in a network namespace of its own, so his network
  * can really be cut; the server listens on that namespace's link, and both browsers treat its

@@ -5,7 +5,7 @@ import { expect, openAs, test } from './support/fixtures';
 
 /** A channel's members: adding from Contacts in Member Management, and the members list. */
 
-// Issue 13 item 5: a spec item that was only partly there.
+// A spec item that was only partly there.
 test('contacts are added and removed in Contacts; Member Management adds from contacts', async ({
   browser,
   baseURL,
@@ -59,7 +59,7 @@ test('contacts are added and removed in Contacts; Member Management adds from co
   await cal.context.close();
 });
 
-// Issue 13 item 5: a spec item that was only partly there.
+// A spec item that was only partly there.
 test('a members list that cannot be fetched says "Failed to fetch members"', async ({
   browser,
   baseURL,

@@ -6,7 +6,7 @@ import { installOutputProbe, watchOutput } from './support/output-probe';
 import { AUDIBLE, channelWithAdmin, goOnline, open, voiceReady } from './support/voice-audio';
 
 /**
- * Issue 17 item 2 in Chromium with real audio on the built-in SFU (LiveKit's recorder passed this
+ * In Chromium with real audio on the built-in SFU (LiveKit's recorder passed this
  * locally, but in one of two CI runs kept 1 of 3 transmissions; decision 024): Ben is offline while Ava makes
  * three transmissions in a walkie-talkie channel; when he comes back he sees "3 missed", opens the
  * list and plays all three in order, hearing Ava's voice (the tests' 440 Hz microphone) in each.

@@ -3,7 +3,7 @@ import { cardOf } from './support/channel-setup';
 import { expect, test } from './support/fixtures';
 import { AUDIBLE, channelWith, goOnline, levelFrom, open, userId } from './support/voice-audio';
 
-// Issue 13: a walkie-talkie does not switch off when you open a menu. The voice runs above the
+// A walkie-talkie does not switch off when you open a menu. The voice runs above the
 // routes, so a member who opens Settings or Upgrade keeps talking and hearing.
 test('a member on Settings and Upgrade stays on the air, and comes back still ONLINE', async ({
   browser,

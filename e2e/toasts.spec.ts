@@ -4,7 +4,7 @@ import { channelWith, goOnline } from './support/voice-audio';
 
 /** Toasts: where they sit and how they close. */
 
-// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+// What a user hit before, seen in the browser.
 test('on a phone toasts stay clear of the top bar, and a tapped toast still closes', async ({
   browser,
   baseURL,

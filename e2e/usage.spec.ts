@@ -2,7 +2,7 @@ import { expect, signIn, test } from './support/fixtures';
 
 /** Usage and plans: pay-as-you-go in Settings, and the Upgrade screen. */
 
-// Issue 13 item 5: a spec item that was only partly there.
+// A spec item that was only partly there.
 test('pay-as-you-go can be turned off again in Settings', async ({ page, person }, testInfo) => {
   await signIn(page, person.name, person.email);
   await page.goto('/settings');

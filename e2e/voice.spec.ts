@@ -321,7 +321,7 @@ test('the voice controls look right on a phone, light and dark', async ({
   await a.context.close();
 });
 
-// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+// What a user hit before, seen in the browser.
 test('a headset button only mutes when the user turned it on', async ({ browser, baseURL }) => {
   const { a, b } = await twoMembersInOneChannel(browser, baseURL!);
   // The browser's Media Session cannot be pressed from a test: record the handlers the app sets.
@@ -361,7 +361,7 @@ test('a headset button only mutes when the user turned it on', async ({ browser,
   await b.context.close();
 });
 
-// Issue 13 items 4 and 5: what a user hit before, seen in the browser.
+// What a user hit before, seen in the browser.
 test('a refused voice token names the provider in use, and the member is never shown speaking', async ({
   browser,
   baseURL,

@@ -16,7 +16,7 @@ import {
 } from './support/voice-audio';
 
 /**
- * Issue 17 floor control in Chromium with real audio, on the built-in SFU and on LiveKit (the
+ * Floor control in Chromium with real audio, on the built-in SFU and on LiveKit (the
  * `livekit` project runs the tests tagged @livekit): a channel admin makes a
  * channel walkie-talkie in the UI; two members press at once and only one gets the floor (the other
  * hears the busy tone, sees who is talking and is not forwarded, even when their page forces its

@@ -22,9 +22,9 @@ export const API_PATHS = {
   channelMemberMute: '/api/channels/:id/members/:memberId/mute',
   channelMemberPoke: '/api/channels/:id/members/:memberId/poke',
   mutedUsers: '/api/muted-users/:channelId',
-  /** Issue 17: a channel admin sets the channel's talk mode (open or walkie-talkie). */
+  /** A channel admin sets the channel's talk mode (open or walkie-talkie). */
   channelTalkMode: '/api/channels/:id/talk-mode',
-  /** Issue 17 item 2: a walkie-talkie channel's kept transmissions, one's audio, and "seen". */
+  /** A walkie-talkie channel's kept transmissions, one's audio, and "seen". */
   channelTransmissions: '/api/channels/:id/transmissions',
   channelTransmissionAudio: '/api/channels/:id/transmissions/:transmissionId/audio',
   channelTransmissionsRead: '/api/channels/:id/transmissions/read',
@@ -60,7 +60,7 @@ export const API_PATHS = {
   /** The signed-in user's own account (Settings): password change and deletion. */
   account: '/api/account',
   accountPassword: '/api/account/password',
-  /** The signed-in user's own voice preferences (issue 17): roger beep, per-member volumes. */
+  /** The signed-in user's own voice preferences: roger beep, per-member volumes. */
   voicePreferences: '/api/voice-preferences',
   memberVolume: '/api/voice-preferences/member-volumes/:memberId',
 } as const;

@@ -17,10 +17,10 @@ export const channelSchema = z.object({
   name: z.string(),
   createdBy: z.string(),
   memberCount: z.number(),
-  /** Issue 17: "open" (everyone at once) or "walkie" (one talker at a time). */
+  /** "open" (everyone at once) or "walkie" (one talker at a time). */
   talkMode: talkModeSchema,
   maxTransmissionSeconds: z.number().int(),
-  /** Issue 17 item 2: a walkie-talkie channel keeps its transmissions for replay (default on). */
+  /** A walkie-talkie channel keeps its transmissions for replay (default on). */
   keepTransmissions: z.boolean(),
 });
 export type Channel = z.infer<typeof channelSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Walkie-talkie channels (issue 17): the channel admin sets a channel's talk mode. In an "open"
+ * Walkie-talkie channels: the channel admin sets a channel's talk mode. In an "open"
  * channel everyone in it may talk at once (the spec's behaviour); in a "walkie" channel the server
  * grants the floor to one talker at a time, and only the floor holder's audio is forwarded.
  */

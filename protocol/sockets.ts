@@ -93,9 +93,9 @@ export const CHANNEL_CHANGES = [
   'member_removed',
   'member_muted',
   'channel_deleted',
-  /** Issue 17: the channel became open or walkie-talkie. */
+  /** The channel became open or walkie-talkie. */
   'talk_mode_changed',
-  /** Issue 17 item 2: a transmission was kept, or kept ones were deleted: refetch the list. */
+  /** A transmission was kept, or kept ones were deleted: refetch the list. */
   'transmissions_changed',
 ] as const;
 export const channelChangedSchema = z.object({

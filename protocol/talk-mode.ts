@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { talkModeSchema } from './floor.js';
 
 /**
- * A channel's talk mode as its admin sets it (issue 17): REST only, so the main screen does not
+ * A channel's talk mode as its admin sets it: REST only, so the main screen does not
  * carry these checks; the floor's socket messages are in `floor.ts`.
  */
 
@@ -26,7 +26,7 @@ export const channelTalkModeBodySchema = z
   .object({
     talkMode: talkModeSchema,
     maxTransmissionSeconds: maxTransmissionSecondsSchema.optional(),
-    /** Keep each transmission for replay (issue 17 item 2); off deletes what was kept. */
+    /** Keep each transmission for replay; off deletes what was kept. */
     keepTransmissions: z.boolean().optional(),
   })
   .strict();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { channelIdSchema } from './channels.js';
 
 /**
- * Missed transmissions (issue 17 item 2): a walkie-talkie channel keeps each transmission (who
+ * Missed transmissions: a walkie-talkie channel keeps each transmission (who
  * spoke, when, how long, the audio as Ogg Opus) for a retention window, so members who were away
  * can play what was said. Only the channel's current members can list them or fetch their audio.
  */

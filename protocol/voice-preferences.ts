@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { userIdSchema } from './users.js';
 
 /**
- * The signed-in listener's own voice preferences (issue 17): how loud each member plays for them
+ * The signed-in listener's own voice preferences: how loud each member plays for them
  * (0-200 %, 100 % = as sent) and whether a roger beep marks the end of their hold-to-talk. Kept on
  * the server so they follow the user across devices; only the user reads or writes their own.
  */

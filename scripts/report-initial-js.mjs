@@ -1,5 +1,5 @@
 // Prints the JavaScript two first visits download before their screen renders, gzipped, against
-// their budgets (issue 13), and fails the build when one is over:
+// their budgets, and fails the build when one is over:
 // - the landing page (signed out): the entry script and what it imports;
 // - the signed-in main screen: that, plus the screen's lazy chunk, the signed-in session, the call
 //   screens and the shared chunk the entry imports on demand (the user schema the auth answer is

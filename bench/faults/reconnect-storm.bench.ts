@@ -14,7 +14,7 @@ import {
 import { percentile } from '../stats.js';
 
 /**
- * Reconnect storm (issue 12 "Soak and load"): 1,000 members listening in one channel; within 10 s
+ * Reconnect storm: 1,000 members listening in one channel; within 10 s
  * every socket drops without a goodbye (as after a network blip or a proxy restart) and comes back,
  * except 5 % that never return. Presence must end correct — the returned ONLINE and active, the
  * others offline — in the REST member list and in the view of a member who stayed connected.

@@ -2,7 +2,7 @@ import type WebSocket from 'ws';
 import { ask, connect, membersOf, numberArg, onMemberUpdate, rssOf, sleep, startServer, stopServer, type Seeded } from './bench-server.js';
 
 /**
- * Soak (issue 12 "Soak and load"): 50 members in one channel, each pressing to talk (start_talking,
+ * Soak: 50 members in one channel, each pressing to talk (start_talking,
  * released 1 s later) every 5 s for 10 minutes (`--minutes` shortens it, `--members` resizes it).
  * Prints the server's RSS growth from the end of the warm-up to the end (goal < 5 %), members left
  * talking once everyone released (goal 0, by the REST member list and by every member's pushed

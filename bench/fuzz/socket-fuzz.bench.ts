@@ -10,7 +10,7 @@ import { fuzzSockets } from '../../server/src/testing/fuzz/socket-fuzzer.js';
 import { percentile } from '../stats.js';
 
 /**
- * The socket fuzzer at length (issue 12 "Fuzzing"): ≥ 100,000 random and mutated frames over `/ws`,
+ * The socket fuzzer at length: ≥ 100,000 random and mutated frames over `/ws`,
  * `/ws/webrtc` and `/rtc` against a real server on the embedded database. Prints throughput, the
  * server's memory before and after, and /healthz latency while it runs.
  * Usage: npm run bench fuzz [frames] [seed]

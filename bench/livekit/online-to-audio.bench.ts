@@ -98,7 +98,7 @@ async function setUp(
   baseURL: string,
   dataDir: string,
 ): Promise<Setup> {
-  // Only the owner who claimed the server may create channels (issue 12): claim it as a real owner.
+  // Only the owner who claimed the server may create channels: claim it as a real owner.
   await claimServer(baseURL, dataDir, {
     name: 'Bench Owner',
     email: 'bench.owner@bench.test',

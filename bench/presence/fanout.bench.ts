@@ -5,7 +5,7 @@ import { rawBuffer } from '../../server/src/realtime/raw-data.js';
 import { percentile } from '../stats.js';
 
 /**
- * Presence fan-out (issue 4): N members of one channel hold /ws sockets; one toggles talking; how long
+ * Presence fan-out: N members of one channel hold /ws sockets; one toggles talking; how long
  * until the LAST receiver sees the member_update? Then: server memory per idle socket at 10,000.
  * Goals: p99 ≤ 50 ms at 1,000 receivers; ≤ 40 KB per idle socket.
  */

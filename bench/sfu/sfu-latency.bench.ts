@@ -157,7 +157,7 @@ try {
   console.log(
     `press-to-hear p50 ${percentile(press.played, 50).toFixed(1)} ms to playout, ${percentile(press.detected, 50).toFixed(1)} ms to detection (goal ≤ 120 ms)`,
   );
-  // Issue 16 item 3: pressing must cost no more than speaking into an open microphone, and must
+  // Pressing must cost no more than speaking into an open microphone, and must
   // not clip the start: the first 20 ms after pressing are as loud as a burst's first 20 ms.
   for (const kind of ['played', 'detected'] as const) {
     const extra = percentile(press[kind], 50) - percentile(viaSfu[kind], 50);

@@ -32,9 +32,9 @@ export interface AppContext {
   readonly presence: PresenceService;
   /** Where REST announces channel changes: to sockets on every instance, and to the audio. */
   readonly channelEvents: ChannelEvents;
-  /** Walkie-talkie channels' floor: one talker at a time (issue 17). */
+  /** Walkie-talkie channels' floor: one talker at a time. */
   readonly floor: FloorService;
-  /** Walkie-talkie transmissions kept for replay (issue 17 item 2). */
+  /** Walkie-talkie transmissions kept for replay. */
   readonly transmissions: TransmissionStore;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;

@@ -416,7 +416,7 @@ const ROWS: Record<string, Row> = {
     json: () => ({ talkMode: 'walkie' }),
     statuses: signedIn(404),
   },
-  // Issue 17 item 2: kept transmissions are for the channel's current members only.
+  // Kept transmissions are for the channel's current members only.
   'GET /api/channels/{id}/transmissions': {
     kind: 'rest',
     route: 'GET /api/channels/:id/transmissions',
@@ -620,7 +620,7 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
   },
 
-  // --- voice preferences: always the caller's own (issue 17) ---
+  // --- voice preferences: always the caller's own ---
   'GET /api/voice-preferences': {
     kind: 'rest',
     route: 'GET /api/voice-preferences',

@@ -73,7 +73,7 @@ export async function deleteChannel(
   });
 }
 
-/** Issue 17: the channel's talk mode (and, when given, its maximum transmission time). */
+/** The channel's talk mode (and, when given, its maximum transmission time). */
 export async function setTalkMode(
   db: Database,
   channelId: number,

@@ -43,7 +43,7 @@ export function registerChannelRoutes(app: FastifyInstance): void {
     return { message: 'Channel deleted' } satisfies MessageResponse;
   });
 
-  /** Issue 17: a channel admin makes the channel open or walkie-talkie (one talker at a time). */
+  /** A channel admin makes the channel open or walkie-talkie (one talker at a time). */
   app.put(API_PATHS.channelTalkMode, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);
     const body = channelTalkModeBodySchema.parse(request.body);

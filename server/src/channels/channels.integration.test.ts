@@ -64,7 +64,7 @@ describe.each(testDatabases())('channels on $name', (database) => {
       name: 'Family',
       createdBy: admin.id,
       memberCount: 1,
-      // Issue 17: a new channel is an open channel with the default maximum transmission.
+      // A new channel is an open channel with the default maximum transmission.
       talkMode: 'open',
       maxTransmissionSeconds: 60,
       keepTransmissions: true,

@@ -129,7 +129,7 @@ export const envSchema = z
     METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
     /** `off` for a family server: no metering limits and no upgrade offers. */
     BILLING: optionalString.pipe(z.enum(['on', 'off']).default('on')),
-    /** Issue 17 item 2: hours a walkie-talkie channel keeps its transmissions (default 24). */
+    /** Hours a walkie-talkie channel keeps its transmissions (default 24). */
     TRANSMISSION_RETENTION_HOURS: optionalString
       .transform((v) => (v === undefined ? 24 : Number(v)))
       .refine((n) => Number.isFinite(n) && n > 0 && n <= 24 * 365, 'must be hours between 0 and 8760'),

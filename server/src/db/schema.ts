@@ -102,7 +102,7 @@ export const channels = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
-    /** Issue 17: 'open' (everyone at once) or 'walkie' (the server grants the floor to one). */
+    /** 'open' (everyone at once) or 'walkie' (the server grants the floor to one). */
     talkMode: text('talk_mode', { enum: TALK_MODES }).notNull().default('open'),
     /** Walkie-talkie: the floor is taken back after this many seconds of one transmission. */
     maxTransmissionSeconds: integer('max_transmission_seconds')
@@ -176,7 +176,7 @@ export const blocks = pgTable(
 );
 
 /**
- * A listener's own voice switches (issue 17). One row per user once they change something; no row
+ * A listener's own voice switches. One row per user once they change something; no row
  * means the defaults (roger beep off).
  */
 export const voicePreferences = pgTable('voice_preferences', {
@@ -336,7 +336,7 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 /**
- * A kept walkie-talkie transmission (issue 17 item 2): its audio is an Ogg Opus file named after
+ * A kept walkie-talkie transmission: its audio is an Ogg Opus file named after
  * its id under the transmissions directory; the row and the file come and go together.
  */
 export const transmissions = pgTable(

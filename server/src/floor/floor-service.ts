@@ -20,7 +20,7 @@ import { isConnectedToChannelVoice } from './voice-connected.js';
 type LocalHold = { channelId: number; grant: FloorGrant; socketId: string; timer: NodeJS.Timeout };
 
 /**
- * Walkie-talkie floor control (issue 17): one talker at a time in a walkie channel. A press asks for
+ * Walkie-talkie floor control: one talker at a time in a walkie channel. A press asks for
  * the floor, a release gives it back, and the channel's maximum transmission time takes it back.
  * A channel admin's press cuts in. The floor is the store's (Redis across instances); the voice
  * provider is told before anyone hears of a change, so the media path never lags the floor; then

@@ -37,7 +37,7 @@ const denied = (channelId: number, reason: FloorDenied['reason']) => (m: FloorDe
   m.type === 'floor_denied' && m.channelId === channelId && m.reason === reason;
 
 /**
- * Issue 17 floor control through the real server: REST sets the talk mode, `/ws` sockets press and
+ * Floor control through the real server: REST sets the talk mode, `/ws` sockets press and
  * release, and every viewer of the channel sees who holds the floor.
  */
 describe.each(testDatabases())('walkie-talkie floor control on $name', (database) => {

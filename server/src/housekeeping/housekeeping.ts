@@ -35,7 +35,7 @@ export function registerHousekeeping(app: FastifyInstance, intervalMs = HOUSEKEE
       // Expired sessions end like any other, on every instance: also voice no socket watched.
       for (const { sessionId, userId } of expiredSessions)
         await app.ctx.sockets.endSession(sessionId, userId);
-      // Walkie-talkie transmissions past the retention window (issue 17 item 2).
+      // Walkie-talkie transmissions past the retention window.
       for (const channelId of await app.ctx.transmissions.deleteExpired())
         app.ctx.channelEvents.publish({ type: 'transmissions_changed', channelId });
     } catch (error) {

@@ -6,7 +6,7 @@ import { HttpError } from './errors.js';
 /**
  * The one place errors become responses. Users see a short message; the log keeps the cause.
  * Validation failures are 400 and nothing was written (handlers validate before touching data).
- * A database that cannot be reached is 503 with a message (issue 12: not a bare 500).
+ * A database that cannot be reached is 503 with a message (not a bare 500).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {

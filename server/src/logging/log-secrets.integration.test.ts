@@ -27,7 +27,7 @@ async function signUp(
 }
 
 /**
- * Issue 12 §11: the server's own log output, captured from the logger production uses, through a
+ * The server's own log output, captured from the logger production uses, through a
  * run with sign-up and sign-in, invites, logout, a database error and floods of bad socket frames.
  * None of the secrets that passed through may appear in it.
  */

@@ -1,7 +1,7 @@
 /**
  * Keeps a repetitive log line (one bad frame after another) from flooding the log: the first
  * occurrence of a key logs, later ones within `intervalMs` are only counted, and the next one after
- * the interval logs again with how many were left out (issue 12 §11).
+ * the interval logs again with how many were left out.
  */
 export class LogThrottle {
   private readonly seen = new Map<string, { since: number; suppressed: number }>();

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * Query parameters whose values are credentials or personal data: OpenID codes and states, ID
- * tokens, invite tokens, PKCE values, passwords. Their values never reach the log (issue 12 §11).
+ * tokens, invite tokens, PKCE values, passwords. Their values never reach the log.
  */
 const SECRET_PARAMS = new Set([
   'code',

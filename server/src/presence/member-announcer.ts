@@ -18,8 +18,8 @@ interface ChannelQueue {
 /**
  * Pushes `member_update` to a channel's viewers, coalesced per channel: the first change goes out
  * at once, later ones within `ANNOUNCE_INTERVAL_MS` wait and go out together with the latest state
- * of each member. However fast a member toggles, a channel's viewers get a bounded number of pushes
- * (issue 12 §9), and always end with the member's current state.
+ * of each member. However fast a member toggles, a channel's viewers get a bounded number of pushes,
+ * and always end with the member's current state.
  */
 export class MemberAnnouncer {
   private readonly channels = new Map<number, ChannelQueue>();

@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 
 /**
- * Issue 12 §9: a member_update goes out only when what the channel's viewers see changes. Messages
+ * A member_update goes out only when what the channel's viewers see changes. Messages
  * that change nothing visible — a second join, talking while already talking, one device of a
  * member starting while another already talks — push nothing.
  */

@@ -12,7 +12,7 @@ const FRAMES = 10_000;
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
 
 /**
- * Issue 12 "Fuzzing": random and mutated frames from the protocol unions of `/ws`, `/ws/webrtc` and
+ * Random and mutated frames from the protocol unions of `/ws`, `/ws/webrtc` and
  * the SFU's `/rtc`, against a real server. It must stay up and answer, leak no sockets or voice
  * sessions, reject no promise unhandled, and a client connected throughout must keep working.
  */

@@ -10,7 +10,7 @@ import { TestSocket } from '../testing/test-socket.js';
 import { MAX_SOCKETS_PER_USER } from './socket-registry.js';
 import { WS_USER_BUDGET } from './ws-route.js';
 
-/** A session's end must reach open sockets within this (issue 12 §7). */
+/** A session's end must reach open sockets within this. */
 const WITHIN_MS = 1000;
 
 type Close = { code: number; reason: string };

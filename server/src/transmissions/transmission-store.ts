@@ -68,7 +68,7 @@ export function overLimit(
 }
 
 /**
- * Kept walkie-talkie transmissions (issue 17 item 2): a row per transmission and its Ogg Opus file.
+ * Kept walkie-talkie transmissions: a row per transmission and its Ogg Opus file.
  * The file is written before the row is committed and removed if the row is not, so a row always
  * has its audio; a file whose row went (retention, size limit, deletions) is unlinked after commit.
  */

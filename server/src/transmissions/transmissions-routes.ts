@@ -12,7 +12,7 @@ import { requireChannelMember } from '../access/channel-guards.js';
 import { notFound } from '../http/errors.js';
 
 /**
- * Missed transmissions (issue 17 item 2): a walkie-talkie channel's kept transmissions, their audio,
+ * Missed transmissions: a walkie-talkie channel's kept transmissions, their audio,
  * and "seen". Only the channel's current members may list or fetch them (not even a superadmin
  * who is not a member: it is what members said to each other).
  */

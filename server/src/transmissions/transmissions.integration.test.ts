@@ -37,7 +37,7 @@ const listOf = async (who: Person, channelId: number) => {
 };
 
 /**
- * Issue 17 item 2 through the real server: kept transmissions, "N missed", the audio for members
+ * Through the real server: kept transmissions, "N missed", the audio for members
  * only, and every way they are deleted (keeping off, retention, size limit, channel, account).
  */
 describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (database) => {

@@ -10,7 +10,7 @@ import {
 } from './voice-usage.js';
 
 /**
- * Server-authoritative metering for the built-in SFU (issue 12 §8, decision 016): a participant's
+ * Server-authoritative metering for the built-in SFU (decision 016): a participant's
  * join opens its usage record (claiming the client's `session/start` row when there is one) and
  * its leave closes it, whatever the client says or skips. Events of one connection are written in
  * order. Returns the unsubscribe function.

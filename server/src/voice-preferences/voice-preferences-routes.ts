@@ -18,7 +18,7 @@ import {
 } from './voice-preferences-store.js';
 
 /**
- * The signed-in user's own voice preferences (issue 17). Every route acts on the session's user
+ * The signed-in user's own voice preferences. Every route acts on the session's user
  * only: there is no way to name another listener, so nobody reads or changes someone else's.
  */
 export function registerVoicePreferencesRoutes(app: FastifyInstance): void {

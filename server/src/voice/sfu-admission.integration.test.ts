@@ -20,7 +20,7 @@ import { WeriftVoiceClient } from './sfu/testing/werift-voice-client.js';
 const ENV = { SESSION_SECRET: 'the-same-secret-before-and-after-a-restart-0123' };
 
 /**
- * Issue 12 §5, §6, §7: the built-in SFU's door asks the database at every join and resume. A token
+ * The built-in SFU's door asks the database at every join and resume. A token
  * (valid 10 minutes) of a member who was removed, for a channel that was deleted, or of a session
  * that was signed out, no longer opens it; an admin mute holds across a restart.
  */

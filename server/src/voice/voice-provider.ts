@@ -23,7 +23,7 @@ export interface VoiceProvider extends FloorFollower {
    */
   setPublisherMuted(channelId: number, userId: string, muted: boolean): Promise<void>;
   /**
-   * Walkie-talkie floor (issue 17): from now on only `holderId` is carried in a walkie channel
+   * Walkie-talkie floor: from now on only `holderId` is carried in a walkie channel
    * (nobody while null); `walkie: false` carries everyone not admin-muted again. `modeChanged`
    * says the channel's talk mode itself changed (everyone's permission is set again).
    */

@@ -20,7 +20,7 @@ export type JoinChannelDialogProps = {
 };
 
 /**
- * Asks before joining a channel the user is not in (issue 13): picking it under All Channels makes
+ * Asks before joining a channel the user is not in: picking it under All Channels makes
  * them a member everyone sees, so it must not happen on a stray tap.
  */
 export function JoinChannelDialog({

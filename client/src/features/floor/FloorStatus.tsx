@@ -5,7 +5,7 @@ import { hasFloor } from '../presence/transmit-gate';
 import { usePresence } from '../presence/usePresence';
 import { useFloorView } from './floor-view';
 
-/** The texts the floor shows (issue 17); "<name> is talking" names whoever holds the floor. */
+/** The texts the floor shows; "<name> is talking" names whoever holds the floor. */
 export const FLOOR_TEXTS = {
   live: 'You are live',
   clear: 'Hold to talk — one at a time',

@@ -37,7 +37,7 @@ function channelRecord(queryClient: QueryClient, userId: string, channelId: numb
 }
 
 /**
- * Walkie-talkie channels on the client (issue 17): keeps the presence reducer told whether the
+ * Walkie-talkie channels on the client: keeps the presence reducer told whether the
  * selected channel is a walkie-talkie channel (from the polled channel lists) and whether this tab
  * holds its floor (from `floor_state`); plays the talk-permit tone when a held press is granted and
  * the busy tone when it is refused; and keeps the floor view the screen shows. Returns stop.

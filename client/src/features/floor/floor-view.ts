@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { FloorHolder } from '../../../../protocol/floor';
 
-/** What the screen shows of a walkie-talkie channel's floor (issue 17). */
+/** What the screen shows of a walkie-talkie channel's floor. */
 export type FloorView = {
   channelId: number | null;
   /** Who is talking now (null: nobody), as the server last said. */

@@ -6,7 +6,7 @@ import { toast } from '../../ui/toast-store';
 import { invalidateChannelQueries } from '../channels/channel-queries';
 import { serverMessage } from '../channels/server-message';
 
-/** `PUT /api/channels/{id}/talk-mode` (channel admins, issue 17). */
+/** `PUT /api/channels/{id}/talk-mode` (channel admins). */
 export function useSetTalkMode(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -12,7 +12,7 @@ import { NoChannelPrompt } from './NoChannelPrompt';
 import { TopBarStatusSlot } from './TopBarStatusSlot';
 import { VoiceControlsSlot } from './VoiceControlsSlot';
 
-// The menus' code loads just after the screen first renders (issue 13: a smaller first load).
+// The menus' code loads just after the screen first renders (a smaller first load).
 const loadContactsMenu = () => import('../contacts/ContactsMenu').then((m) => m.ContactsMenu);
 const loadChannelsMenu = () => import('../channels/ChannelsMenu').then((m) => m.ChannelsMenu);
 

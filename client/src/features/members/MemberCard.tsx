@@ -18,7 +18,7 @@ export type MemberCardProps = {
   isRemoving?: boolean;
   /** The voice room hears this member right now (audio level), not just an open microphone. */
   isAudible?: boolean;
-  /** Shown under the member, e.g. the listener's volume slider for them (issue 17). */
+  /** Shown under the member, e.g. the listener's volume slider for them. */
   volumeControl?: ReactNode;
 };
 

@@ -328,7 +328,7 @@ describe('hold to talk', () => {
   });
 });
 
-describe('walkie-talkie channels (issue 17)', () => {
+describe('walkie-talkie channels', () => {
   /** Online in walkie-talkie channel 7 with the user's own mode left at the default toggle. */
   const walkie = run(
     ready,

@@ -1,4 +1,4 @@
-/** The texts of kept transmissions (issue 17 item 2). */
+/** The texts of kept transmissions. */
 export const TRANSMISSION_TEXTS = {
   title: 'Transmissions',
   description: (channel: string) => `What was said in ${channel}, oldest first.`,

@@ -24,7 +24,7 @@ function VolumeIcon({ volume }: { volume: number }) {
 }
 
 /**
- * How loud one member plays for the signed-in listener, 0-200 % (issue 17), on their member card.
+ * How loud one member plays for the signed-in listener, 0-200 %, on their member card.
  * A native range input: keyboard, touch and screen readers work without extra script on the main
  * screen. The audio follows the thumb at once; the choice is saved when it rests or loses focus.
  */

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useRogerBeep } from './useVoicePreferences';
 
 /**
- * Settings, Talk mode card: the opt-in roger beep (issue 17), kept on the server so it follows the
+ * Settings, Talk mode card: the opt-in roger beep, kept on the server so it follows the
  * user to their other devices.
  */
 export function RogerBeepSwitch() {

@@ -10,7 +10,7 @@ import { parsedQuery } from '../../lib/query-client';
 export const VOICE_PREFERENCES_KEY = [API_PATHS.voicePreferences] as const;
 
 /**
- * The signed-in user's voice preferences (issue 17), one query shared by the member cards, the
+ * The signed-in user's voice preferences, one query shared by the member cards, the
  * Settings switch and the voice runtime, so a change made on one shows everywhere at once.
  */
 export const voicePreferencesQuery = queryOptions({

@@ -65,7 +65,7 @@ export const audioPolicyStore = {
   setMutedUserIds: (ids: Iterable<string>) => update({ mutedUserIds: new Set(ids) }),
   setBlockedUserIds: (ids: Iterable<string>) => update({ blockedUserIds: new Set(ids) }),
   setSelfUserId: (selfUserId: string | null) => update({ selfUserId }),
-  /** Per-member volumes in percent (issue 17); members not listed play at 100 %. */
+  /** Per-member volumes in percent; members not listed play at 100 %. */
   setMemberVolumes: (memberVolumes: Readonly<Record<string, number>>) =>
     update({ memberVolumes: { ...memberVolumes } }),
 };

@@ -5,7 +5,7 @@ import { REMOTE_AUDIO_CONTAINER_ID } from './transport/remote-audio';
 /**
  * Who must not be heard (spec §6): the whole channel while Mute Channel is on, admin-muted users,
  * blocked users (DESIGN §3) and — belt and braces, the server never sends it — oneself. And how
- * loud everyone else plays for this listener (issue 17: per-member volume in percent, 100 if unset).
+ * loud everyone else plays for this listener (per-member volume in percent, 100 if unset).
  */
 export type AudioPolicy = {
   channelMuted: boolean;

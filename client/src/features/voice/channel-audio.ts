@@ -24,7 +24,7 @@ type AudioPolicyStore = typeof audioPolicyStore;
 /**
  * Who the channel's audio never plays (spec §6), kept live on every screen: admin-muted members of
  * the current channel (polled like the member list) and the users the viewer blocked, applied to
- * `#remote-audio` as elements come and go; and how loud each member plays (issue 17). Returns stop.
+ * `#remote-audio` as elements come and go; and how loud each member plays. Returns stop.
  */
 export function startChannelAudio(deps: {
   queryClient: QueryClient;
@@ -68,7 +68,7 @@ export function startChannelAudio(deps: {
   const offBlocked = blocked.subscribe(applyBlocked);
   applyBlocked();
 
-  // Per-member volumes (issue 17): the member cards change this cache as the slider moves.
+  // Per-member volumes: the member cards change this cache as the slider moves.
   const preferences = new QueryObserver(queryClient, voicePreferencesQuery);
   const applyVolumes = () =>
     policy.setMemberVolumes(preferences.getCurrentResult().data?.memberVolumes ?? {});

@@ -1,5 +1,5 @@
 /**
- * Per-member volume (issue 17) on the remote audio elements both transports attach to
+ * Per-member volume on the remote audio elements both transports attach to
  * `#remote-audio`: each element's stream runs through its own GainNode on the voice AudioContext,
  * and the element itself plays at volume 0 (Chromium delivers a remote WebRTC track to Web Audio
  * only while a media element plays it). Without Web Audio the element's own volume stands in,

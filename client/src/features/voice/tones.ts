@@ -11,13 +11,13 @@ export type Tone = { frequencies: readonly [number, number]; seconds: number };
 export const CONNECT_TONE: Tone = { frequencies: [800, 1000], seconds: 0.2 };
 export const DISCONNECT_TONE: Tone = { frequencies: [600, 400], seconds: 0.25 };
 /**
- * Roger beep (issue 17, opt-in): a short high two-note chirp, distinct from the connect and leave
+ * Roger beep (opt-in): a short high two-note chirp, distinct from the connect and leave
  * tones, that tells the talker their hold-to-talk ended ("over").
  */
 export const ROGER_BEEP: Tone = { frequencies: [1400, 1800], seconds: 0.12 };
 
 /**
- * Walkie-talkie floor (issue 17): the talk permit is a short rising chirp, higher than the connect
+ * Walkie-talkie floor: the talk permit is a short rising chirp, higher than the connect
  * tone ("go ahead"); the busy tone is a low, flat double note ("someone else is talking").
  */
 export const TALK_PERMIT_TONE: Tone = { frequencies: [1200, 1600], seconds: 0.1 };

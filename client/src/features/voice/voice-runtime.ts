@@ -24,7 +24,7 @@ export type VoiceRuntimeDeps = {
   toast(toast: { title: string; description: string; variant: 'destructive' }): void;
   playTone(tone: Tone): void;
   microphoneErrorMessage(error: unknown): string;
-  /** The user's roger beep switch (issue 17), read at each release; off when not given. */
+  /** The user's roger beep switch, read at each release; off when not given. */
   rogerBeep?: () => boolean;
 };
 

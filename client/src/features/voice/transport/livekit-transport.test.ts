@@ -100,7 +100,7 @@ describe('LiveKitTransport', () => {
     vi.unstubAllGlobals();
   });
 
-  it("plays a LiveKit member at the listener's volume for them (issue 17)", async () => {
+  it("plays a LiveKit member at the listener's volume for them", async () => {
     const { transport, rooms } = setup();
     await transport.connect('wss://lk', 'tok');
     vi.stubGlobal('MediaStream', class {});

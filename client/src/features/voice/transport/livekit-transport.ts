@@ -23,7 +23,7 @@ function toParticipant(p: LiveKitParticipantLike): VoiceParticipant {
 const TIMEOUT_MESSAGE = 'Connection timeout - please check your internet connection';
 
 /**
- * A walkie-talkie floor grant (issue 17) reaches the page over `/ws` while LiveKit carries the
+ * A walkie-talkie floor grant reaches the page over `/ws` while LiveKit carries the
  * publish right it came with over its own connection: either may arrive first. Turning the
  * microphone on without the right waits this long for it before saying the user is muted.
  */
