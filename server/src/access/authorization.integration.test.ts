@@ -30,7 +30,7 @@ import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
-import { body, setTier, signIn, signInOwner, type Person } from './testing/people.js';
+import { body, setTier, signIn, signInOwner, type Person } from '../testing/people.js';
 
 /**
  * Who may do what: every REST route the server registers and every message a client may send on its

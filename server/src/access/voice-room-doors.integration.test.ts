@@ -11,7 +11,7 @@ import {
   requestToken,
   startLivekitTestServer,
   type LivekitTestServer,
-} from '../voice/livekit/testing/livekit-test-server.js';
+} from '../testing/livekit-test-server.js';
 import type { LivekitTestParticipant } from '../voice/livekit/testing/livekit-test-participant.js';
 import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 import {
@@ -21,7 +21,7 @@ import {
   signIn,
   signInOwner,
   type Person,
-} from './testing/people.js';
+} from '../testing/people.js';
 
 /**
  * Who may be in a voice room, door by door: the token endpoint, the built-in SFU's join, LiveKit's

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../../protocol/account.js';
 import { WS_CLOSE_CODES } from '../../../protocol/sockets.js';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person } from '../testing/people.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
 import { localAccountOf } from '../auth/provider/account-maintenance.js';
 import { users } from '../db/schema.js';
@@ -10,7 +10,7 @@ import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { giveUserData, rowsReferencing } from '../users/testing/user-data.js';
+import { giveUserData, rowsReferencing } from '../testing/user-data.js';
 
 describe.each(testDatabases())('own account (Settings) on $name', (database) => {
   let server: TestServer;

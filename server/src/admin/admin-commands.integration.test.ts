@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person } from '../testing/people.js';
 import { localAccountOf } from '../auth/provider/account-maintenance.js';
 import { users } from '../db/schema.js';
 import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { findUserById } from '../users/user-directory.js';
-import { giveUserData, rowsReferencing } from '../users/testing/user-data.js';
+import { giveUserData, rowsReferencing } from '../testing/user-data.js';
 import { runAdminCommand, UsageError } from './admin-commands.js';
 
 describe.each(testDatabases())('npm run admin on $name', (database) => {

@@ -16,7 +16,7 @@ import {
   setTier,
   signIn,
   type Person,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import { openDatabase } from '../db/database.js';
 import { sessions, usageSessions } from '../db/schema.js';
 import { TestClient } from '../testing/http-client.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InviteResponse } from '../../../protocol/invites.js';
 import type { User } from '../../../protocol/user.js';
-import { body, createChannel, signInOwner, type Person } from '../access/testing/people.js';
+import { body, createChannel, signInOwner, type Person } from '../testing/people.js';
 import { localAccounts } from '../db/schema.js';
 import { claimServer } from '../testing/owner.js';
 import { UNOWNED_SIGNUPS_PER_ADDRESS } from './provider/signup-policy.js';

@@ -14,7 +14,7 @@ import {
   signIn,
   signInOwner,
   type Person,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import { userTopic } from '../realtime/bus.js';
 import { BusWatcher } from '../testing/bus-watcher.js';
 import { TestClient } from '../testing/http-client.js';

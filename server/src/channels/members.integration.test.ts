@@ -9,7 +9,7 @@ import {
   signIn,
   type Person,
   signInOwner,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import { channelTopic, userTopic } from '../realtime/bus.js';
 import { BusWatcher } from '../testing/bus-watcher.js';
 import { testDatabases } from '../testing/test-databases.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_MONTHLY_MINUTES } from '../../../protocol/usage.js';
-import { signIn, type Person } from '../access/testing/people.js';
+import { signIn, type Person } from '../testing/people.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
 import { usageSessions } from '../db/schema.js';
 import { TestClient } from '../testing/http-client.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_ADD_MESSAGE, CONTACT_ADDS_PER_HOUR } from '../../../protocol/contacts.js';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person } from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 

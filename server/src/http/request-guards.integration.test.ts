@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
-import { body, signIn, type Person, signInOwner } from '../access/testing/people.js';
+import { body, signIn, type Person, signInOwner } from '../testing/people.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';

@@ -10,7 +10,7 @@ import {
   signIn,
   type Person,
   signInOwner,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import type { ChannelChanged } from '../../../protocol/sockets.js';
 import { invites } from '../db/schema.js';
 import { channelTopic } from '../realtime/bus.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createChannel, signIn, signInOwner } from '../access/testing/people.js';
+import { createChannel, signIn, signInOwner } from '../testing/people.js';
 import { SESSION_COOKIE } from '../auth/session-store.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
 import { signInBuiltIn, TestClient } from '../testing/http-client.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person } from '../testing/people.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
 import { signInBuiltIn, TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../protocol/user.js';
 import { ACCOUNT_MESSAGES } from '../../../protocol/account.js';
-import { body, signIn, signInOwner, type Person } from '../access/testing/people.js';
+import { body, signIn, signInOwner, type Person } from '../testing/people.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
 import { upsertUserFromClaims } from '../auth/user-accounts.js';
 import type { DatabaseHandle } from '../db/database.js';

@@ -7,7 +7,7 @@ import {
   signIn,
   signInOwner,
   type Person,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';

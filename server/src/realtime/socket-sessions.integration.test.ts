@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WS_CLOSE_CODES, type MemberUpdate } from '../../../protocol/sockets.js';
-import { createChannel, setTier, signIn, signInOwner, type Person } from '../access/testing/people.js';
+import { createChannel, setTier, signIn, signInOwner, type Person } from '../testing/people.js';
 import { SESSION_COOKIE, sessionIdOf } from '../auth/session-store.js';
 import { sessions } from '../db/schema.js';
 import { testDatabases } from '../testing/test-databases.js';

@@ -8,7 +8,7 @@ import {
   signIn,
   signInOwner,
   type Person,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import { usageSessions } from '../db/schema.js';
 import { FLOOR_PAUSE_MS } from '../floor/floor-store.js';
 import { testDatabases } from '../testing/test-databases.js';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IceServer } from '../../../protocol/ice.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person } from '../testing/people.js';
 import { runAdminCommand } from '../admin/admin-commands.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';

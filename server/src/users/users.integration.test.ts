@@ -8,7 +8,7 @@ import {
   signIn,
   signInOwner,
   type Person,
-} from '../access/testing/people.js';
+} from '../testing/people.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';

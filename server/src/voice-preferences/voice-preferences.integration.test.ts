@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VoicePreferences } from '../../../protocol/voice-preferences.js';
-import { body, signIn, type Person } from '../access/testing/people.js';
+import { body, signIn, type Person } from '../testing/people.js';
 import { memberVolumes } from '../db/schema.js';
 import { isForeignKeyViolation, writeMemberVolume } from './voice-preferences-store.js';
 import { testDatabases } from '../testing/test-databases.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../access/testing/people.js';
+import { signIn } from '../../testing/people.js';
 import { localAccounts, oidcPayloads } from '../../db/schema.js';
 import { TestClient } from '../../testing/http-client.js';
 import { testDatabases } from '../../testing/test-databases.js';

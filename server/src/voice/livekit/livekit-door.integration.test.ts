@@ -8,7 +8,7 @@ import {
   signIn,
   signInOwner,
   type Person,
-} from '../../access/testing/people.js';
+} from '../../testing/people.js';
 import { usageSessions } from '../../db/schema.js';
 import { testDatabases } from '../../testing/test-databases.js';
 import { TestSocket } from '../../testing/test-socket.js';
@@ -24,7 +24,7 @@ import {
   startLivekitTestServer,
   tokenOf,
   type LivekitTestServer,
-} from './testing/livekit-test-server.js';
+} from '../../testing/livekit-test-server.js';
 
 /**
  * LiveKit admits only who may be there now: every join is checked by the app (its webhook), with

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import type { User } from '../../../../protocol/user.js';
-import { signInBuiltIn, TestClient } from '../../testing/http-client.js';
-import { claimServer } from '../../testing/owner.js';
-import type { TestServer } from '../../testing/test-server.js';
+import type { User } from '../../../protocol/user.js';
+import { signInBuiltIn, TestClient } from './http-client.js';
+import { claimServer } from './owner.js';
+import type { TestServer } from './test-server.js';
 
 /** A signed-in test user: their own cookie jar plus who they are. */
 export interface Person {

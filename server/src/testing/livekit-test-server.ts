@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { RoomServiceClient, type ParticipantInfo } from 'livekit-server-sdk';
 import { expect } from 'vitest';
-import type { Person } from '../../../access/testing/people.js';
-import type { DatabaseHandle } from '../../../db/database.js';
-import { TestClient } from '../../../testing/http-client.js';
-import { startTestServer, type TestServer } from '../../../testing/test-server.js';
-import { livekitHttpUrl } from '../livekit-rooms.js';
-import { LivekitTestParticipant } from './livekit-test-participant.js';
+import type { Person } from './people.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { TestClient } from './http-client.js';
+import { startTestServer, type TestServer } from './test-server.js';
+import { livekitHttpUrl } from '../voice/livekit/livekit-rooms.js';
+import { LivekitTestParticipant } from '../voice/livekit/testing/livekit-test-participant.js';
 
 /**
  * The test LiveKit (scripts/services.sh): rooms are never created by a join, and its webhooks go

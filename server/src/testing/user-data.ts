@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq, or, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { Person } from '../../access/testing/people.js';
-import { startCall } from '../../calls/call-store.js';
-import type { Database } from '../../db/database.js';
+import type { Person } from './people.js';
+import { startCall } from '../calls/call-store.js';
+import type { Database } from '../db/database.js';
 import {
   blocks,
   calls,
@@ -16,7 +16,7 @@ import {
   sessions,
   usageSessions,
   users,
-} from '../../db/schema.js';
+} from '../db/schema.js';
 
 const ok = async (response: Response) => {
   expect(response.status, await response.clone().text()).toBeLessThan(300);
