@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './db/database.js';
 import type { FloorService } from './floor/floor-service.js';
 import type { Counters } from './limits/counters.js';
 import type { SignInSlowdown } from './auth/provider/sign-in-slowdown.js';
+import type { SignupFacts } from './auth/provider/signup-policy.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
@@ -44,6 +45,8 @@ export interface AppContext {
   readonly counters: Counters;
   /** Password guesses, per account and per address, wherever a password is checked. */
   readonly signInSlowdown: SignInSlowdown;
+  /** What the built-in provider's sign-up asks: a live invite, an owner. */
+  readonly signupFacts: SignupFacts;
 }
 
 declare module 'fastify' {

@@ -9,6 +9,8 @@ import { PresenceService } from './presence/presence-service.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence/presence-store.js';
 import { RedisPresenceStore } from './presence/redis-presence-store.js';
 import { createCounters } from './limits/counters.js';
+import { findInviteChannel } from './invites/invite-store.js';
+import { hasOwner } from './ownership/owner-store.js';
 import { SignInSlowdown } from './auth/provider/sign-in-slowdown.js';
 import { InProcessBus, type Bus } from './realtime/bus.js';
 import { busChannelEvents } from './realtime/channel-event-publisher.js';
@@ -66,7 +68,9 @@ export async function compose({
   signInSleep,
 }: ComposeOptions): Promise<Composition> {
   const { db } = database;
-  const onRedisError = throttledRedisErrors((error, repeats) => log.error({ err: error, repeats }, 'redis error'));
+  const onRedisError = throttledRedisErrors((error, repeats) =>
+    log.error({ err: error, repeats }, 'redis error'),
+  );
   const bus: Bus = config.redisUrl
     ? new RedisBus(config.redisUrl, config.redisPrefix, onRedisError)
     : new InProcessBus();
@@ -104,17 +108,16 @@ export async function compose({
   // Walkie-talkie recording, one recorder for both providers: fed by the built-in SFU's tap of
   // what it forwards, or with LiveKit by a hidden listen-only participant of the granting instance.
   const { livekit } = voice;
-  const livekitTransmissions =
-    livekit?.configured
-      ? new LiveKitTransmissions({
-          config,
-          bus,
-          store: transmissions,
-          channelEvents,
-          log: log.child({ feature: 'transmissions' }),
-          ensureRoom: (channelId) => livekit.ensureRoom(channelId),
-        })
-      : undefined;
+  const livekitTransmissions = livekit?.configured
+    ? new LiveKitTransmissions({
+        config,
+        bus,
+        store: transmissions,
+        channelEvents,
+        log: log.child({ feature: 'transmissions' }),
+        ensureRoom: (channelId) => livekit.ensureRoom(channelId),
+      })
+    : undefined;
   const floor = new FloorService({
     db,
     store: floorStore,
@@ -196,6 +199,10 @@ export async function compose({
     database,
     counters,
     signInSlowdown,
+    signupFacts: {
+      inviteIsLive: async (token: string) => (await findInviteChannel(database.db, token)) !== null,
+      hasOwner: () => hasOwner(database.db),
+    },
     bus,
     hub,
     sockets,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError } from './config/env.js';
 import { startServer } from './lifecycle/start-server.js';
-import { StartRefusal } from './lifecycle/start-refusal.js';
+import { StartRefusal } from './start-refusal.js';
 
 // A .env file next to package.json is read when present; real environment variables win.
 if (existsSync('.env')) process.loadEnvFile('.env');

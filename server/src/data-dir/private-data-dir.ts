@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { StartRefusal } from '../lifecycle/start-refusal.js';
+import { StartRefusal } from '../start-refusal.js';
 
 /** Folders in DATA_DIR, and everything Chirp writes beside it (backups): the server's user only. */
 export const PRIVATE_DIR_MODE = 0o700;

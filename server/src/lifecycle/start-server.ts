@@ -10,7 +10,7 @@ import { loggerOptions } from '../logging/logger-options.js';
 import { requireRedis } from '../realtime/require-redis.js';
 import { guardVoiceInstances } from '../voice/instance-guard.js';
 import { gracefulShutdown } from './graceful-shutdown.js';
-import { StartRefusal } from './start-refusal.js';
+import { StartRefusal } from '../start-refusal.js';
 
 /**
  * Everything `npm start` does after reading the environment: validate it, make the data folder

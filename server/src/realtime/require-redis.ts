@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { StartRefusal } from '../lifecycle/start-refusal.js';
+import { StartRefusal } from '../start-refusal.js';
 
 /** How long a starting server waits for Redis (it may be starting beside it) before giving up. */
 const WAIT_FOR_REDIS_MS = 3_000;

@@ -171,8 +171,12 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
 
   /** SIGNUP=invite: an invitee, or the owner-to-be while the server still awaits its owner. */
   const signupPolicy = (invite: unknown, address: string, log: FastifyBaseLogger) => async () => {
-    const decision = await decideSignup(db, app.ctx.counters, config.signup, { invite, address });
-    if (decision === 'unowned-cap') log.warn('sign-up refused: this address already made its accounts on the unowned server');
+    const decision = await decideSignup(app.ctx.signupFacts, app.ctx.counters, config.signup, {
+      invite,
+      address,
+    });
+    if (decision === 'unowned-cap')
+      log.warn('sign-up refused: this address already made its accounts on the unowned server');
     return decision === 'allowed';
   };
 
@@ -299,7 +303,10 @@ export async function registerBuiltInProvider(app: FastifyInstance): Promise<voi
  * /oidc/session/end` would add a row. Someone who is not signed in at the provider has nothing to
  * end, so they go straight home — as a signed-in person does once their logout is confirmed.
  */
-function skipEndSessionWithoutSignIn(provider: Provider, home: string): Parameters<Provider['use']>[0] {
+function skipEndSessionWithoutSignIn(
+  provider: Provider,
+  home: string,
+): Parameters<Provider['use']>[0] {
   return async (ctx, next) => {
     if (ctx.path === '/session/end' && (ctx.method === 'GET' || ctx.method === 'POST')) {
       // Reads the session cookie; only the provider's own session handler ever stores a session.

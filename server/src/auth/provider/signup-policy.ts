@@ -1,7 +1,10 @@
-import type { Database } from '../../db/database.js';
-import { findInviteChannel } from '../../invites/invite-store.js';
 import type { Counters } from '../../limits/counters.js';
-import { hasOwner } from '../../ownership/owner-store.js';
+
+/** What sign-up asks of the rest of the server: whether an invite is live, whether it has an owner. */
+export interface SignupFacts {
+  inviteIsLive(token: string): Promise<boolean>;
+  hasOwner(): Promise<boolean>;
+}
 
 /**
  * Accounts one address may create on an invite-only server that has no owner yet. That window is
@@ -20,15 +23,17 @@ export type SignupDecision = 'allowed' | 'invite-only' | 'unowned-cap';
  * this provider never verifies an address, so anyone could type a listed one and take it.
  */
 export async function decideSignup(
-  db: Database,
+  facts: SignupFacts,
   counters: Counters,
   policy: 'open' | 'invite',
   request: { invite: unknown; address: string },
 ): Promise<SignupDecision> {
   if (policy === 'open') return 'allowed';
   const { invite, address } = request;
-  if (typeof invite === 'string' && (await findInviteChannel(db, invite)) !== null) return 'allowed';
-  if (await hasOwner(db)) return 'invite-only';
-  const made = await counters.counter('unowned-signup', UNOWNED_SIGNUP_WINDOW_S).penalty(`address:${address}`);
+  if (typeof invite === 'string' && (await facts.inviteIsLive(invite))) return 'allowed';
+  if (await facts.hasOwner()) return 'invite-only';
+  const made = await counters
+    .counter('unowned-signup', UNOWNED_SIGNUP_WINDOW_S)
+    .penalty(`address:${address}`);
   return made.consumedPoints <= UNOWNED_SIGNUPS_PER_ADDRESS ? 'allowed' : 'unowned-cap';
 }
