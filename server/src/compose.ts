@@ -20,7 +20,7 @@ import { RedisBus } from './realtime/redis-bus.js';
 import { SocketHub } from './realtime/socket-hub.js';
 import { SocketRegistry } from './realtime/socket-registry.js';
 import { UsageSweeper } from './usage/usage-sweeper.js';
-import { meterEmbeddedVoice } from './usage/voice-metering.js';
+import { meterEmbeddedVoice } from './voice/voice-metering.js';
 import { createVoice } from './voice/voice.js';
 import { livekitUserRemoval } from './voice/livekit/livekit-user-removal.js';
 import { endVoiceOfSession } from './voice/session-voice.js';

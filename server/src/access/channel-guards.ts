@@ -6,7 +6,7 @@ import {
   findMembership,
   type ChannelRow,
   type MembershipRow,
-} from '../channels/membership-store.js';
+} from '../memberships/membership-store.js';
 import { forbidden, notFound } from '../http/errors.js';
 
 export interface ChannelAccess {

@@ -1,6 +1,7 @@
 import { REMOVED_BY_ADMIN_MESSAGE } from '../../../protocol/invites.js';
-import { insertMembership, type Queryable } from '../channels/membership-store.js';
-import { clearRemoval, standingRemoval } from '../channels/removal-store.js';
+import type { Queryable } from '../db/database.js';
+import { insertMembership } from '../memberships/membership-store.js';
+import { clearRemoval, standingRemoval } from '../memberships/removal-store.js';
 import { forbidden } from '../http/errors.js';
 
 /** Every way someone becomes a member of an existing channel. */

@@ -3,8 +3,12 @@ import type { Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { findUserById } from '../users/user-directory.js';
 import type { Viewer } from '../users/user-visibility.js';
-import type { VoiceProvider } from '../voice/voice-provider.js';
 import { block, hasBlocked, unblock } from './block-store.js';
+
+/** Whoever must act on a block at once: the voice provider stops carrying audio between the two. */
+export interface BlockFollower {
+  blockChanged(blockerId: string, blockedId: string, blocked: boolean): Promise<void>;
+}
 
 /** The user to block or unblock: someone else, who exists. */
 async function blockTarget(db: Database, viewer: Viewer, targetId: string): Promise<User> {
@@ -20,7 +24,7 @@ async function blockTarget(db: Database, viewer: Viewer, targetId: string): Prom
  */
 export async function blockUser(
   db: Database,
-  voice: VoiceProvider,
+  voice: BlockFollower,
   viewer: Viewer,
   targetId: string,
 ): Promise<User> {
@@ -33,7 +37,7 @@ export async function blockUser(
 /** The two hear each other again, unless the other one blocks the viewer too. */
 export async function unblockUser(
   db: Database,
-  voice: VoiceProvider,
+  voice: BlockFollower,
   viewer: Viewer,
   targetId: string,
 ): Promise<User> {

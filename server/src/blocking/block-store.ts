@@ -1,8 +1,7 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { User } from '../../../protocol/user.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { blocks, users } from '../db/schema.js';
-import type { Queryable } from '../channels/membership-store.js';
 import { userViewFor, type Viewer } from '../users/user-visibility.js';
 
 export async function hasBlocked(

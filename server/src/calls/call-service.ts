@@ -13,7 +13,7 @@ import { hasBlocked } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { userTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
-import type { PresenceReader } from '../channels/member-presence.js';
+import type { PresenceReader } from '../memberships/member-presence.js';
 import { findUserById } from '../users/user-directory.js';
 import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
 import { findCall, liveCallsOf, startCall, transition, type CallRow } from './call-store.js';

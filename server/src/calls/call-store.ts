@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { Queryable } from '../channels/membership-store.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { calls, type CALL_STATUSES } from '../db/schema.js';
 
 export type CallRow = typeof calls.$inferSelect;

@@ -4,7 +4,7 @@ import type { ChannelTalkModeBody, ChannelTalkModeSettings } from '../../../prot
 import { notFound } from '../http/errors.js';
 import type { Database } from '../db/database.js';
 import { channelMembers, channels } from '../db/schema.js';
-import { insertMembership, memberIdsOf } from './membership-store.js';
+import { insertMembership, memberIdsOf } from '../memberships/membership-store.js';
 
 async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
   const query = db

@@ -6,13 +6,19 @@ import {
   type ChannelTalkModeSettings,
 } from '../../../protocol/talk-mode.js';
 import type { MessageResponse } from '../../../protocol/responses.js';
+import { userChannelsParamsSchema } from '../../../protocol/users.js';
 import { requireChannelAdmin } from '../access/channel-guards.js';
-import { hasAllChannelsAccess, requireAdminTier } from '../access/tier-guards.js';
+import {
+  hasAllChannelsAccess,
+  requireAdminTier,
+  requireSelfOrSuperadmin,
+} from '../access/tier-guards.js';
 import { requireUser } from '../auth/require-user.js';
 import { createChannel, listAllChannels, listChannelsOf, setTalkMode } from './channel-store.js';
 import { withErrorField } from './creation-errors.js';
 import { deleteChannelEverywhere } from './delete-channel.js';
 import { registerMemberRoutes } from './members-routes.js';
+import { channelsOfUser } from './user-channels.js';
 
 export function registerChannelRoutes(app: FastifyInstance): void {
   const { ctx } = app;
@@ -23,6 +29,13 @@ export function registerChannelRoutes(app: FastifyInstance): void {
     const user = await requireUser(request);
     const { db } = ctx.database;
     return hasAllChannelsAccess(user) ? listAllChannels(db) : listChannelsOf(db, user.id);
+  });
+
+  /** One user's channels: their own, or anyone's for a superadmin. */
+  app.get(API_PATHS.userChannels, async (request) => {
+    const { userId } = userChannelsParamsSchema.parse(request.params);
+    await requireSelfOrSuperadmin(request, userId);
+    return channelsOfUser(ctx.database.db, userId);
   });
 
   app.post(API_PATHS.channels, { errorHandler: withErrorField }, async (request, reply) => {

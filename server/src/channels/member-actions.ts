@@ -14,10 +14,10 @@ import { revokeInvitesBy } from '../invites/invite-store.js';
 import type { Counters } from '../limits/counters.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
-import type { PresenceReader } from './member-presence.js';
-import { loadMember } from './member-view.js';
-import { deleteMembership, setMuted } from './membership-store.js';
-import { recordRemoval } from './removal-store.js';
+import type { PresenceReader } from '../memberships/member-presence.js';
+import { loadMember } from '../memberships/member-view.js';
+import { deleteMembership, setMuted } from '../memberships/membership-store.js';
+import { recordRemoval } from '../memberships/removal-store.js';
 import { onVoiceServer, type ChannelVoice } from './voice-server-error.js';
 
 type Publish = Pick<ChannelEvents, 'publish'>;
@@ -61,7 +61,9 @@ async function resolveTarget(db: Database, body: AddMemberBody): Promise<string 
 async function countSelfJoin(counters: AddMemberDeps['counters'], userId: string): Promise<void> {
   const joined = await counters.counter('self-join', 24 * 3600).penalty(userId);
   if (joined.consumedPoints > SELF_JOINS_PER_DAY)
-    throw tooManyRequests('You joined too many channels today. Try again tomorrow, or ask for an invite.');
+    throw tooManyRequests(
+      'You joined too many channels today. Try again tomorrow, or ask for an invite.',
+    );
 }
 
 /**
@@ -80,7 +82,9 @@ export async function addMember(
   const targetId = await resolveTarget(db, body);
   if (!targetId) throw notFound('User not found');
   requireMayAdd(access, targetId);
-  const door = isChannelAdmin(access) ? ({ kind: 'added-by-admin' } as const) : ({ kind: 'self-join' } as const);
+  const door = isChannelAdmin(access)
+    ? ({ kind: 'added-by-admin' } as const)
+    : ({ kind: 'self-join' } as const);
   if (door.kind === 'self-join') await countSelfJoin(deps.counters, access.user.id);
   await db.transaction(async (tx) => {
     if (await hasBlocked(tx, targetId, access.user.id))
@@ -102,14 +106,13 @@ export async function removeMember(
   requireMayRemove(access, targetId);
   const channelId = access.channel.id;
   await deps.db.transaction(async (tx) => {
-    if (!(await deleteMembership(tx, channelId, targetId))) throw notFound('Not a member of this channel');
+    if (!(await deleteMembership(tx, channelId, targetId)))
+      throw notFound('Not a member of this channel');
     // The links they made die with their membership; a removal (not a leave) outlives older links.
     await revokeInvitesBy(tx, channelId, targetId);
     if (targetId !== access.user.id) await recordRemoval(tx, channelId, targetId);
     // Disconnected at once (DESIGN §3); if the voice server cannot, the member stays.
-    await onVoiceServer('remove the member', () =>
-      deps.voice.disconnectUser(channelId, targetId),
-    );
+    await onVoiceServer('remove the member', () => deps.voice.disconnectUser(channelId, targetId));
   });
   deps.channelEvents.publish({ type: 'member_removed', channelId, userId: targetId });
   await deps.floor.userSilenced(channelId, targetId);

@@ -21,8 +21,8 @@ import {
   setMemberMuted,
   type SetMemberMutedDeps,
 } from './member-actions.js';
-import { loadMembers } from './member-view.js';
-import { mutedUserIds } from './membership-store.js';
+import { loadMembers } from '../memberships/member-view.js';
+import { mutedUserIds } from '../memberships/membership-store.js';
 import { poke } from './poke.js';
 import { PokeLimiter } from './poke-limiter.js';
 

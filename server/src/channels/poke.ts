@@ -3,7 +3,7 @@ import { hasBlocked } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
-import { findMembership } from './membership-store.js';
+import { findMembership } from '../memberships/membership-store.js';
 import type { PokeLimiter } from './poke-limiter.js';
 
 /** What a poke touches: memberships and blocks, this server's poke limits, the channel events. */

@@ -11,6 +11,9 @@ const MIGRATION_LOCK = 7_301_002;
 /** Either driver behind one type: PGlite (embedded) and node-postgres speak the same Drizzle API. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** The database or a transaction on it: what a store function runs its queries on. */
+export type Queryable = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';

@@ -1,8 +1,8 @@
 import { admitMember } from '../access/member-admission.js';
-import { loadMember } from '../channels/member-view.js';
+import { loadMember } from '../memberships/member-view.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import type { PresenceReader } from '../channels/member-presence.js';
+import type { PresenceReader } from '../memberships/member-presence.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findLiveInvite } from './invite-store.js';
 
@@ -18,17 +18,25 @@ export interface AcceptInviteDeps {
  * already in the channel) just answers the channel. Links stay valid for others until they expire or
  * are revoked — but never bring back someone removed from the channel after the link was made.
  */
-export async function acceptInvite(deps: AcceptInviteDeps, userId: string, token: string): Promise<number> {
+export async function acceptInvite(
+  deps: AcceptInviteDeps,
+  userId: string,
+  token: string,
+): Promise<number> {
   const { db } = deps;
   const added = await db.transaction(async (tx) => {
     const invite = await findLiveInvite(tx, token);
     if (!invite) throw notFound('This invite link is invalid or has expired');
     const door = { kind: 'invite', mintedAt: invite.createdAt } as const;
-    return { channelId: invite.channelId, isNew: await admitMember(tx, invite.channelId, userId, door) };
+    return {
+      channelId: invite.channelId,
+      isNew: await admitMember(tx, invite.channelId, userId, door),
+    };
   });
   if (added.isNew) {
     const member = await loadMember(db, deps.presence, added.channelId, userId);
-    if (member) deps.channelEvents.publish({ type: 'member_added', channelId: added.channelId, member });
+    if (member)
+      deps.channelEvents.publish({ type: 'member_added', channelId: added.channelId, member });
   }
   return added.channelId;
 }

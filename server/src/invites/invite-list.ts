@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { ChannelInvite } from '../../../protocol/invites.js';
 import { displayName } from '../../../protocol/user.js';
-import type { Queryable } from '../channels/membership-store.js';
+import type { Queryable } from '../db/database.js';
 import { users } from '../db/schema.js';
 import { liveInvitesOf } from './invite-store.js';
 

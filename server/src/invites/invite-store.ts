@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, inArray, lt } from 'drizzle-orm';
 import { INVITE_TTL_MS, MAX_LIVE_INVITES_PER_MEMBER } from '../../../protocol/invites.js';
-import type { Queryable } from '../channels/membership-store.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { invites } from '../db/schema.js';
 import { hashInviteToken, newInviteToken } from './invite-token.js';
 
@@ -24,10 +23,22 @@ export async function createInvite(
     const live = await tx
       .select({ id: invites.id })
       .from(invites)
-      .where(and(eq(invites.channelId, channelId), eq(invites.createdBy, createdBy), gt(invites.expiresAt, now)))
+      .where(
+        and(
+          eq(invites.channelId, channelId),
+          eq(invites.createdBy, createdBy),
+          gt(invites.expiresAt, now),
+        ),
+      )
       .orderBy(asc(invites.createdAt), asc(invites.id));
     const surplus = live.slice(0, Math.max(0, live.length - (MAX_LIVE_INVITES_PER_MEMBER - 1)));
-    if (surplus.length > 0) await tx.delete(invites).where(inArray(invites.id, surplus.map((row) => row.id)));
+    if (surplus.length > 0)
+      await tx.delete(invites).where(
+        inArray(
+          invites.id,
+          surplus.map((row) => row.id),
+        ),
+      );
     await tx.insert(invites).values({
       tokenHash: hashInviteToken(token),
       channelId,
@@ -40,7 +51,11 @@ export async function createInvite(
 }
 
 /** A valid, unexpired invite, or null. */
-export async function findLiveInvite(db: Queryable, token: string, now = new Date()): Promise<InviteRow | null> {
+export async function findLiveInvite(
+  db: Queryable,
+  token: string,
+  now = new Date(),
+): Promise<InviteRow | null> {
   const [invite] = await db
     .select()
     .from(invites)
@@ -50,12 +65,20 @@ export async function findLiveInvite(db: Queryable, token: string, now = new Dat
 }
 
 /** The channel of a valid, unexpired invite, or null. */
-export async function findInviteChannel(db: Queryable, token: string, now = new Date()): Promise<number | null> {
+export async function findInviteChannel(
+  db: Queryable,
+  token: string,
+  now = new Date(),
+): Promise<number | null> {
   return (await findLiveInvite(db, token, now))?.channelId ?? null;
 }
 
 /** The channel's live invites, oldest first (for its admin). */
-export async function liveInvitesOf(db: Queryable, channelId: number, now = new Date()): Promise<InviteRow[]> {
+export async function liveInvitesOf(
+  db: Queryable,
+  channelId: number,
+  now = new Date(),
+): Promise<InviteRow[]> {
   return db
     .select()
     .from(invites)
@@ -63,7 +86,11 @@ export async function liveInvitesOf(db: Queryable, channelId: number, now = new 
     .orderBy(asc(invites.createdAt), asc(invites.id));
 }
 
-export async function revokeInvite(db: Queryable, channelId: number, inviteId: number): Promise<boolean> {
+export async function revokeInvite(
+  db: Queryable,
+  channelId: number,
+  inviteId: number,
+): Promise<boolean> {
   const deleted = await db
     .delete(invites)
     .where(and(eq(invites.channelId, channelId), eq(invites.id, inviteId)))
@@ -72,8 +99,14 @@ export async function revokeInvite(db: Queryable, channelId: number, inviteId: n
 }
 
 /** A member who leaves or is removed takes the links they minted with them. */
-export async function revokeInvitesBy(db: Queryable, channelId: number, userId: string): Promise<void> {
-  await db.delete(invites).where(and(eq(invites.channelId, channelId), eq(invites.createdBy, userId)));
+export async function revokeInvitesBy(
+  db: Queryable,
+  channelId: number,
+  userId: string,
+): Promise<void> {
+  await db
+    .delete(invites)
+    .where(and(eq(invites.channelId, channelId), eq(invites.createdBy, userId)));
 }
 
 export async function deleteExpiredInvites(db: Queryable, now = new Date()): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MemberUpdate } from '../../../protocol/sockets.js';
-import type { MemberRow } from '../channels/membership-store.js';
+import type { MemberRow } from '../memberships/membership-store.js';
 import { channelTopic, InProcessBus } from '../realtime/bus.js';
 import { MemberAnnouncer } from './member-announcer.js';
 

@@ -1,8 +1,8 @@
 import type { MemberUpdate } from '../../../protocol/sockets.js';
-import { toChannelMember } from '../channels/member-view.js';
-import type { MemberRow } from '../channels/membership-store.js';
+import { toChannelMember } from '../memberships/member-view.js';
+import type { MemberRow } from '../memberships/membership-store.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
-import type { MemberPresence } from '../channels/member-presence.js';
+import type { MemberPresence } from '../memberships/member-presence.js';
 
 /** A channel's viewers get at most one batch of member cards per this many milliseconds. */
 export const ANNOUNCE_INTERVAL_MS = 50;

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelClientMessage } from '../../../protocol/sockets.js';
-import { findMembership, memberRows } from '../channels/membership-store.js';
+import { findMembership, memberRows } from '../memberships/membership-store.js';
 import type { Database } from '../db/database.js';
 import { channelMembers } from '../db/schema.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
 import type { SocketHub } from '../realtime/socket-hub.js';
 import { MemberAnnouncer } from './member-announcer.js';
-import type { MemberPresence, PresenceReader } from '../channels/member-presence.js';
+import type { MemberPresence, PresenceReader } from '../memberships/member-presence.js';
 import {
   mergePresence,
   samePresence,
@@ -103,9 +103,12 @@ export class PresenceService implements PresenceReader {
       this.tracker.join(userId, socketId, channelId);
       await this.deps.hub.join(socket, channelTopic(channelId));
     }
-    if (message.type === 'join_channel') this.tracker.setListening(userId, socketId, channelId, message.listening ?? true);
-    if (message.type === 'start_talking') this.tracker.setTalking(userId, socketId, channelId, true);
-    if (message.type === 'stop_talking') this.tracker.setTalking(userId, socketId, channelId, false);
+    if (message.type === 'join_channel')
+      this.tracker.setListening(userId, socketId, channelId, message.listening ?? true);
+    if (message.type === 'start_talking')
+      this.tracker.setTalking(userId, socketId, channelId, true);
+    if (message.type === 'stop_talking')
+      this.tracker.setTalking(userId, socketId, channelId, false);
     await this.announceChange(userId, await this.save(userId));
   }
 
@@ -121,7 +124,8 @@ export class PresenceService implements PresenceReader {
 
   /** Takes a socket out of a channel it may no longer see (removed, or the channel was deleted). */
   async evict(socket: ClientSocket, channelId: number): Promise<void> {
-    if (this.tracker.joined(socket.userId, socket.id, channelId)) await this.leave(socket, channelId);
+    if (this.tracker.joined(socket.userId, socket.id, channelId))
+      await this.leave(socket, channelId);
   }
 
   /** Users of a crashed instance: tell their channels what the surviving instances now know. */

@@ -1,4 +1,4 @@
-import type { MemberPresence } from '../channels/member-presence.js';
+import type { MemberPresence } from '../memberships/member-presence.js';
 
 /**
  * What one instance knows of one user: the channels its sockets joined, where they listen and
@@ -40,12 +40,19 @@ export interface PresenceStore {
 }
 
 export const samePresence = (a: MemberPresence, b: MemberPresence) =>
-  a.isOnline === b.isOnline && a.isActiveInChannel === b.isActiveInChannel && a.isTalking === b.isTalking;
+  a.isOnline === b.isOnline &&
+  a.isActiveInChannel === b.isActiveInChannel &&
+  a.isTalking === b.isTalking;
 
 /** A user's presence in one channel, merged over the instances that hold their sockets. */
-export function mergePresence(states: readonly UserPresenceState[] | undefined, channelId: number): MemberPresence {
+export function mergePresence(
+  states: readonly UserPresenceState[] | undefined,
+  channelId: number,
+): MemberPresence {
   if (!states?.length) return { isOnline: false, isActiveInChannel: false, isTalking: false };
-  const inChannel = states.map((state) => state.channels[String(channelId)]).filter((c) => c !== undefined);
+  const inChannel = states
+    .map((state) => state.channels[String(channelId)])
+    .filter((c) => c !== undefined);
   return {
     isOnline: true,
     // Active = hears the channel now (decision 016): ONLINE there, not idle, not on a call.

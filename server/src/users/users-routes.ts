@@ -1,14 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
-import {
-  changeSubscriptionBodySchema,
-  userChannelsParamsSchema,
-  userParamsSchema,
-} from '../../../protocol/users.js';
-import { requireSelfOrSuperadmin, requireSuperadmin } from '../access/tier-guards.js';
+import { changeSubscriptionBodySchema, userParamsSchema } from '../../../protocol/users.js';
+import { requireSuperadmin } from '../access/tier-guards.js';
 import { requireUser } from '../auth/require-user.js';
 import { changeSubscription } from './subscription.js';
-import { channelsOfUser } from './user-channels.js';
 import { listUsers } from './user-directory.js';
 
 export function registerUserRoutes(app: FastifyInstance): void {
@@ -17,12 +12,6 @@ export function registerUserRoutes(app: FastifyInstance): void {
   app.get(API_PATHS.users, async (request) => {
     const viewer = await requireUser(request);
     return listUsers(ctx.database.db, viewer);
-  });
-
-  app.get(API_PATHS.userChannels, async (request) => {
-    const { userId } = userChannelsParamsSchema.parse(request.params);
-    await requireSelfOrSuperadmin(request, userId);
-    return channelsOfUser(ctx.database.db, userId);
   });
 
   app.post(API_PATHS.userSubscription, async (request) => {

@@ -1,7 +1,7 @@
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { liveSessionExpiry } from '../auth/session-store.js';
 import { blockRelationsOf } from '../blocking/block-store.js';
-import { findChannel, findMembership } from '../channels/membership-store.js';
+import { findChannel, findMembership } from '../memberships/membership-store.js';
 import type { Database } from '../db/database.js';
 import type { FloorStore } from '../floor/floor-store.js';
 import { mayConnect } from '../usage/usage-figures.js';

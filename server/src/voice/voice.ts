@@ -11,6 +11,7 @@ import type { EmbeddedSfu } from './sfu/embedded-sfu.js';
 import { registerSfuRoutes } from './sfu/sfu-routes.js';
 import { admitFromDatabase } from './sfu-admission.js';
 import { registerVoiceTokenRoute } from './token-route.js';
+import { registerUsageSessionRoutes } from './usage-session-routes.js';
 import type { VoiceAccessDeps } from './voice-access.js';
 import type { VoiceProvider } from './voice-provider.js';
 
@@ -56,10 +57,14 @@ export async function createVoice(
   };
 }
 
-/** The token endpoint and the provider's own routes: `/rtc` (built-in) or LiveKit's webhook. */
+/**
+ * The usage session and token endpoints (both doors of the voice-access rule) and the provider's own
+ * routes: `/rtc` (built-in) or LiveKit's webhook.
+ */
 export function registerVoice(app: FastifyInstance): void {
   const { config } = app.ctx;
   const { provider, sfu, livekit } = app.ctx.voice;
+  registerUsageSessionRoutes(app);
   registerVoiceTokenRoute(app, provider);
   if (sfu) registerSfuRoutes(app, sfu);
   else if (livekit?.configured)

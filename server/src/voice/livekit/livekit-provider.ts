@@ -4,7 +4,7 @@ import type { ChannelTalkMode } from '../../../../protocol/floor.js';
 import { userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import type { Config } from '../../config/config.js';
 import { blockRelationsOf } from '../../blocking/block-store.js';
-import { findChannel, mutedUserIds } from '../../channels/membership-store.js';
+import { findChannel, mutedUserIds } from '../../memberships/membership-store.js';
 import { blocks, channelMembers } from '../../db/schema.js';
 import { mayOpenVoice, type VoiceAccessDeps, type VoiceFloorNow } from '../voice-access.js';
 import type { VoiceProvider } from '../voice-provider.js';

@@ -1,7 +1,8 @@
 import type { ChannelMember } from '../../../protocol/channels.js';
 import { displayName } from '../../../protocol/user.js';
 import { OFFLINE, type PresenceReader } from './member-presence.js';
-import { memberRows, type MemberRow, type Queryable } from './membership-store.js';
+import type { Queryable } from '../db/database.js';
+import { memberRows, type MemberRow } from './membership-store.js';
 
 export function toChannelMember(row: MemberRow, presence = OFFLINE): ChannelMember {
   return {

@@ -1,12 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
+import type { Queryable } from '../db/database.js';
 import { channelMembers, channels, users } from '../db/schema.js';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type MembershipRow = typeof channelMembers.$inferSelect;
-
-/** A database or an open transaction: both run the same queries. */
-export type Queryable = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export async function findChannel(db: Queryable, channelId: number): Promise<ChannelRow | null> {
   const [channel] = await db.select().from(channels).where(eq(channels.id, channelId)).limit(1);

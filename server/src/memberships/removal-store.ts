@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { channelRemovals } from '../db/schema.js';
-import type { Queryable } from './membership-store.js';
+import type { Queryable } from '../db/database.js';
 
 /** Remembers a removal by someone else (not a leave), so that no door but an admin's undoes it. */
 export async function recordRemoval(

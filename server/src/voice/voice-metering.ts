@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { channelIdOfRoom } from '../../../protocol/voice-signalling.js';
 import type { Database } from '../db/database.js';
-import type { EmbeddedSfu, SfuConnectionEvent } from '../voice/sfu/embedded-sfu.js';
+import type { EmbeddedSfu, SfuConnectionEvent } from './sfu/embedded-sfu.js';
 import {
   closeVoiceUsage,
   openVoiceUsage,
   VoiceUserGoneError,
   type VoiceConnection,
-} from './voice-usage.js';
+} from '../usage/voice-usage.js';
 
 /**
  * Server-authoritative metering for the built-in SFU (decision 016): a participant's
@@ -29,7 +29,8 @@ export function meterEmbeddedVoice(
       .then(write)
       .catch((error: unknown) => {
         // A deleted user's connection: nothing is billed, by design.
-        if (error instanceof VoiceUserGoneError) log.debug({ connectionId }, 'voice usage of a deleted user dropped');
+        if (error instanceof VoiceUserGoneError)
+          log.debug({ connectionId }, 'voice usage of a deleted user dropped');
         else log.error({ err: error }, 'voice usage not recorded');
       });
     chains.set(connectionId, next);
