@@ -28,6 +28,7 @@ import { livekitHttpUrl } from '../voice/livekit/livekit-rooms.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
 import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 import { sessionIdOf, SESSION_COOKIE } from './session-store.js';
+import { voiceToken } from '../testing/voice-join.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -154,14 +155,8 @@ describe.runIf(databaseUrl && redisUrl)('an ended session ends its sockets and v
       await admin.end();
     });
 
-    const tokenFor = async (person: Person, channelId: number) => {
-      const response = await person.client.request('/api/livekit-token', {
-        method: 'POST',
-        json: { channelId, userId: person.id, userName: person.name },
-      });
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { token: string }).token;
-    };
+    const tokenFor = async (person: Person, channelId: number) =>
+      (await voiceToken(person, channelId)).token;
 
     /** A voice connection through instance B (built-in SFU) or to LiveKit. */
     interface Voice {

@@ -22,7 +22,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { TransmissionRecording } from '../transmissions/transmission-recording.js';
-import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import { joinVoice } from '../testing/voice-join.js';
 
 /** One second of 20 ms frames, finished as the SFU's recorder finishes a transmission. */
 function oneSecondSaid(speakerId: string) {
@@ -218,13 +218,7 @@ describe.each(testDatabases())('channels on $name', (database) => {
     });
     expect(walkie.status).toBe(200);
     // Max is in the channel's voice and holds its floor; one transmission was kept.
-    const token = await body<{ token: string }>(
-      await member.client.request('/api/livekit-token', {
-        method: 'POST',
-        json: { channelId: id, userId: member.id, userName: 'Max Member' },
-      }),
-    );
-    const voice = await WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token.token);
+    const voice = await joinVoice(member, id);
     const socket = await TestSocket.open(member.client);
     try {
       expect(voice.joined).toBeDefined();

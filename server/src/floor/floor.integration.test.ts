@@ -8,7 +8,8 @@ import { claimServer } from '../testing/owner.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
-import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import { joinVoice } from '../testing/voice-join.js';
 
 interface Person {
   client: TestClient;
@@ -62,13 +63,7 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
       );
   /** Connects the person to the channel's voice (the built-in SFU), as the app does before a press. */
   const connectVoice = async (who: Person) => {
-    const response = await who.client.request('/api/livekit-token', {
-      method: 'POST',
-      json: { channelId, userId: who.id, userName: who.name },
-    });
-    expect(response.status).toBe(200);
-    const { token } = (await response.json()) as { token: string };
-    const voice = await WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token);
+    const voice = await joinVoice(who, channelId);
     voices.push(voice);
     expect(voice.joined).toBeDefined();
     // The SFU's join opens the connection's usage row: from then on the server counts them in.

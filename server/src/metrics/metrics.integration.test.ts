@@ -6,7 +6,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
-import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import { joinVoice } from '../testing/voice-join.js';
 
 /** One sample's value from Prometheus text, e.g. `chirp_online_users` or `x{a="b"}`; undefined when absent. */
 function sample(text: string, series: string): number | undefined {
@@ -65,12 +65,7 @@ describe('GET /metrics', () => {
     await ann.client.request(`/api/channels/${channelId}/members`, { method: 'POST', json: { userId: bob.id } });
     const openBefore = sample(await scrape(), 'chirp_usage_sessions_open') ?? -1;
 
-    const join = async (person: Person) => {
-      const token = await body<{ url: string; token: string }>(
-        await person.client.request('/api/livekit-token', { method: 'POST', json: { channelId, userId: person.id, userName: person.name } }),
-      );
-      return WeriftVoiceClient.join(token.url, token.token);
-    };
+    const join = (person: Person) => joinVoice(person, channelId);
     const talker = await join(ann);
     const listener = await join(bob);
     try {

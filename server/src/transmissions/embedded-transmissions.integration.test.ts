@@ -15,7 +15,8 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
-import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import { joinVoice } from '../testing/voice-join.js';
 
 /**
  * Walkie-talkie recording with the built-in SFU, through the real server: a press takes the floor
@@ -49,16 +50,7 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
 
   /** Joins the channel's voice as the app does, and its `/ws` channel to press the floor. */
   const connect = async (who: Person) => {
-    const response = await who.client.request('/api/livekit-token', {
-      method: 'POST',
-      json: { channelId, userId: who.id, userName: who.name },
-    });
-    expect(response.status).toBe(200);
-    const { token } = (await response.json()) as { token: string };
-    const voice = await WeriftVoiceClient.join(
-      `${server.baseUrl.replace('http', 'ws')}/rtc`,
-      token,
-    );
+    const voice = await joinVoice(who, channelId);
     voices.set(who.id, voice);
     await voice.waitFor(() => voice.isPublishing, 10_000, `${who.name} publishes`);
     for (let tries = 0; !(await voiceRowOpen(who)); tries++) {

@@ -6,7 +6,7 @@ import { runAdminCommand } from '../admin/admin-commands.js';
 import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import { joinVoice } from '../testing/voice-join.js';
 
 const SECRET = 'coturn-static-auth-secret-for-tests';
 const TTL = 600;
@@ -60,12 +60,7 @@ describe('TURN credentials reach calls and the built-in SFU', () => {
     await runAdminCommand(server.database.db, ['grant-superadmin', ann.id], { print: () => undefined });
     const created = await ann.client.request('/api/channels', { method: 'POST', json: { name: 'Relayed' } });
     const { id: channelId } = await body<{ id: number }>(created);
-    const tokenResponse = await ann.client.request('/api/livekit-token', {
-      method: 'POST',
-      json: { channelId, userId: ann.id, userName: 'Ann' },
-    });
-    const { url, token } = await body<{ url: string; token: string }>(tokenResponse);
-    const client = await WeriftVoiceClient.join(url, token);
+    const client = await joinVoice(ann, channelId);
     try {
       const servers = client.joined?.iceServers ?? [];
       expect(servers.filter(isTurn)).toHaveLength(1);

@@ -15,6 +15,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { opusPacketFactory } from './sfu/testing/sfu-test-server.js';
 import { WeriftVoiceClient } from './sfu/testing/werift-voice-client.js';
+import { voiceToken } from '../testing/voice-join.js';
 
 /** Both instances sign voice tokens with the same secret, as a restarted server does. */
 const ENV = { SESSION_SECRET: 'the-same-secret-before-and-after-a-restart-0123' };
@@ -48,12 +49,7 @@ describe.each(testDatabases())('the built-in SFU checks the database on $name', 
   const tokenFor = async (person: Person, channelId: number, via = server) => {
     const client = new TestClient(via.baseUrl);
     for (const [name, value] of person.client.cookies) client.cookies.set(name, value);
-    const response = await client.request('/api/livekit-token', {
-      method: 'POST',
-      json: { channelId, userId: person.id, userName: person.name },
-    });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { token: string }).token;
+    return (await voiceToken(person, channelId, client)).token;
   };
   const join = async (token: string, via = server) => {
     const url = `${via.baseUrl.replace('http', 'ws')}/rtc`;
@@ -183,14 +179,7 @@ describe('the built-in SFU with BILLING=off', () => {
         endedAt: new Date(),
         participantMinutes: 50_000,
       });
-      const tokenOf = async (person: Person) => {
-        const response = await person.client.request('/api/livekit-token', {
-          method: 'POST',
-          json: { channelId, userId: person.id, userName: person.name },
-        });
-        expect(response.status).toBe(200);
-        return ((await response.json()) as { token: string }).token;
-      };
+      const tokenOf = async (person: Person) => (await voiceToken(person, channelId)).token;
       const url = `${server.baseUrl.replace('http', 'ws')}/rtc`;
       const listener = await WeriftVoiceClient.join(url, await tokenOf(admin));
       clients.push(listener);

@@ -9,7 +9,8 @@ import {
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { opusPacketFactory } from './sfu/testing/sfu-test-server.js';
-import { WeriftVoiceClient } from './sfu/testing/werift-voice-client.js';
+import type { WeriftVoiceClient } from './sfu/testing/werift-voice-client.js';
+import { joinVoice } from '../testing/voice-join.js';
 
 /**
  * Blocking on the built-in SFU (DESIGN §3): whatever the clients do, the server never carries the
@@ -42,13 +43,7 @@ describe.each(testDatabases())('blocking in voice on the built-in SFU on $name',
   });
 
   const connect = async (who: Person) => {
-    const response = await who.client.request('/api/livekit-token', {
-      method: 'POST',
-      json: { channelId, userId: who.id, userName: who.name },
-    });
-    expect(response.status).toBe(200);
-    const { token } = (await response.json()) as { token: string };
-    const client = await WeriftVoiceClient.join(`${server.baseUrl.replace('http', 'ws')}/rtc`, token);
+    const client = await joinVoice(who, channelId);
     clients.push(client);
     expect(client.joined).toBeDefined();
     await client.waitFor(() => client.isPublishing, 10_000, `${who.name} publishing`);
