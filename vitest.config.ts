@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts'],
+          // One migrated PGlite folder and PostgreSQL database per run, copied for each test database.
+          globalSetup: ['server/src/testing/database-templates-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
