@@ -23,6 +23,8 @@ export default defineConfig({
           include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts'],
           // One migrated PGlite folder and PostgreSQL database per run, copied for each test database.
           globalSetup: ['server/src/testing/database-templates-setup.ts'],
+          // A file whose main thread never comes back fails with its stacks instead of holding the run.
+          setupFiles: ['server/src/testing/blocked-thread-watchdog.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
