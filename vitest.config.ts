@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { useScratchTmpdir } from './server/src/testing/scratch-tmpdir';
@@ -9,11 +10,9 @@ export default defineConfig({
   plugins: [react()],
   test: {
     globalSetup: ['server/src/testing/scratch-tmpdir-teardown.ts'],
-    // vitest's default worker count (one fewer than the cores: one file at a time on a two-core
-    // machine, ~470 s in CI). Four at once took ~240 s, but in one of five clean-clone runs a worker
-    // running self-hosting.integration.test.ts (two PGlite servers in one process) stopped in a
-    // futex wait with every thread idle and never returned; until that is understood, one file at
-    // a time.
+    // Two files at once: most integration files wait on sockets, timers and databases rather than a
+    // core. vitest's default (one fewer than the cores) ran one file at a time on a two-core machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -21,6 +20,10 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts'],
+          // One migrated PGlite folder and PostgreSQL database per run, copied for each test database.
+          globalSetup: ['server/src/testing/database-templates-setup.ts'],
+          // A file whose main thread never comes back fails with its stacks instead of holding the run.
+          setupFiles: ['server/src/testing/blocked-thread-watchdog.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -82,6 +82,7 @@ start_redis() {
 }
 
 livekit_binary() { echo "$BIN_DIR/livekit-server-$LIVEKIT_VERSION"; }
+livekit_install_pid=
 
 install_livekit() {
   local binary; binary=$(livekit_binary)
@@ -100,7 +101,9 @@ install_livekit() {
 # relay on 127.0.0.1:7890 (scripts/livekit/webhook-relay.mjs), where each test registers its rooms'
 # prefix and its own server's URL.
 start_livekit() {
-  install_livekit || { say "LiveKit unavailable: suites that need it will not run"; return 0; }
+  local installed=0
+  if [ -n "$livekit_install_pid" ]; then wait "$livekit_install_pid" || installed=$?; livekit_install_pid=; fi
+  [ "$installed" = 0 ] && install_livekit || { say "LiveKit unavailable: suites that need it will not run"; return 0; }
   if ! curl -sS -o /dev/null http://127.0.0.1:7890/ 2>/dev/null; then
     say "starting the LiveKit webhook relay on 127.0.0.1:7890"
     nohup node scripts/livekit/webhook-relay.mjs 7890 >"$STATE_DIR/livekit-webhook-relay.log" 2>&1 &
@@ -144,6 +147,26 @@ install_coturn() {
 DEFAULT_SERVICES=(postgres redis livekit nginx coturn)
 services=("$@")
 [ ${#services[@]} -gt 0 ] || services=("${DEFAULT_SERVICES[@]}")
+
+# On a fresh machine the installs are the slow part: LiveKit's `go install` (compiling, minutes) runs
+# in the background while apt fetches and unpacks every missing package in one transaction (plus
+# EXTRA_APT_PACKAGES, which .ci/run uses for Chromium); each start_* below then finds its part done.
+apt_packages=(${EXTRA_APT_PACKAGES:-})
+for service in "${services[@]}"; do
+  case "$service" in
+    postgres) { command -v pg_ctlcluster >/dev/null && ls /etc/postgresql/*/main >/dev/null 2>&1; } || apt_packages+=(postgresql) ;;
+    redis) command -v redis-server >/dev/null || apt_packages+=(redis-server) ;;
+    nginx) [ -x /usr/sbin/nginx ] || apt_packages+=(nginx); command -v openssl >/dev/null || apt_packages+=(openssl) ;;
+    janus) command -v janus >/dev/null || apt_packages+=(janus) ;;
+    coturn) command -v turnserver >/dev/null || apt_packages+=(coturn) ;;
+    livekit)
+      if [ -z "$livekit_install_pid" ] && [ ! -x "$(livekit_binary)" ] && command -v go >/dev/null; then
+        install_livekit & livekit_install_pid=$!
+      fi ;;
+  esac
+done
+[ ${#apt_packages[@]} -eq 0 ] || { say "installing ${apt_packages[*]}"; apt_install "${apt_packages[@]}"; }
+
 for service in "${services[@]}"; do
   case "$service" in
     postgres) start_postgres ;;

@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { openDatabase, pgliteDir, type DatabaseHandle } from '../db/database.js';
+import {
+  adminQuery,
+  databaseUrl,
+  PGLITE_TEMPLATE_VARIABLE,
+  POSTGRES_TEMPLATE_VARIABLE,
+} from './database-templates.js';
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
@@ -12,7 +17,8 @@ export interface TestDatabase {
 
 /**
  * The databases integration tests run on: PGlite always, and a real PostgreSQL when
- * TEST_DATABASE_URL is set (CI sets it). Each open() is a brand-new, fully migrated database.
+ * TEST_DATABASE_URL is set (CI sets it). Each open() is a brand-new, fully migrated database: a copy
+ * of the run's migrated template when the run made one (see database-templates.ts), else built anew.
  */
 export function testDatabases(): TestDatabase[] {
   const list: TestDatabase[] = [{ name: 'pglite', open: openTestPglite }];
@@ -22,27 +28,24 @@ export function testDatabases(): TestDatabase[] {
 }
 
 async function openTestPglite(): Promise<DatabaseHandle> {
-  return openDatabase({ url: undefined, dataDir: mkdtempSync(join(tmpdir(), 'chirp-test-')) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'chirp-test-'));
+  const template = process.env[PGLITE_TEMPLATE_VARIABLE];
+  if (template) cpSync(template, pgliteDir(dataDir), { recursive: true });
+  // Opening still applies any migration the copy lacks (none): the same path as a real start.
+  return openDatabase({ url: undefined, dataDir });
 }
 
 /** A throwaway database on the test server, dropped again on close. */
 async function openTestPostgres(adminUrl: string): Promise<DatabaseHandle> {
   const name = `chirp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.href, dataDir: tmpdir() });
+  const template = process.env[POSTGRES_TEMPLATE_VARIABLE];
+  await adminQuery(adminUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
+  const handle = await openDatabase({ url: databaseUrl(adminUrl, name), dataDir: tmpdir() });
   return {
     ...handle,
     async close() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
