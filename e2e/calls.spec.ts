@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { newPerson, type Person } from './support/accounts';
 import { seriousViolations } from './support/axe';
-import { expect, signIn, test } from './support/fixtures';
+import { expect, test, signInAndOpen } from './support/fixtures';
 import { open as openWithMicrophone } from './support/voice-audio';
 
 /**
@@ -46,7 +46,7 @@ async function open(browser: Browser, person: Person): Promise<Party> {
   await context.addInitScript(instrument);
   const page = await context.newPage();
   const socket = page.waitForEvent('websocket', { predicate: (ws) => /\/ws\?/.test(ws.url()) });
-  await signIn(page, person.name, person.email, person.password);
+  await signInAndOpen(page, person);
   await socket;
   // The socket exists; give it a moment to open so the first ring is not sent to nobody.
   await page.waitForTimeout(500);

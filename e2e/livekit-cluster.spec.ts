@@ -1,9 +1,21 @@
 import type { Browser } from '@playwright/test';
 import { RoomServiceClient } from 'livekit-server-sdk';
 import { OWNER, newPerson, type Person } from './support/accounts';
-import { expect, signIn, test, type SignedInUser } from './support/fixtures';
-import { claimOwnership, startStack, type ChirpInstance, type Stack } from './support/multi-instance/stack';
-import { AUDIBLE, goOnline, installMicrophone, levelFrom, userId, voiceReady } from './support/voice-audio';
+import { expect, test, type SignedInUser, signInAndOpen } from './support/fixtures';
+import {
+  claimOwnership,
+  startStack,
+  type ChirpInstance,
+  type Stack,
+} from './support/multi-instance/stack';
+import {
+  AUDIBLE,
+  goOnline,
+  installMicrophone,
+  levelFrom,
+  userId,
+  voiceReady,
+} from './support/voice-audio';
 
 /**
  * A LiveKit cluster: two nodes on one Redis, each Chirp instance pointed at a different node. Users
@@ -29,7 +41,7 @@ async function openOn(
   const context = await browser.newContext({ baseURL: instance.url, permissions: ['microphone'] });
   await context.addInitScript(installMicrophone, 'tone' as const);
   const page = await context.newPage();
-  await signIn(page, person.name, person.email, person.password);
+  await signInAndOpen(page, person);
   return { person, context, page };
 }
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import { Redis } from 'ioredis';
 import { OWNER, newPerson, type Person } from './support/accounts';
 import { cardOf } from './support/channel-setup';
-import { expect, signIn, test, type SignedInUser } from './support/fixtures';
+import { expect, test, type SignedInUser, signInAndOpen } from './support/fixtures';
 import { claimOwnership, startStack, type Stack } from './support/multi-instance/stack';
 import { sessionMinutes } from '../server/src/usage/usage-figures';
 import {
@@ -45,7 +45,7 @@ async function openPinned(
   await context.addCookies([{ name: 'chirp_instance', value: instance, url: stack.publicUrl }]);
   await context.addInitScript(installMicrophone, 'tone' as const);
   const page = await context.newPage();
-  await signIn(page, person.name, person.email, person.password);
+  await signInAndOpen(page, person);
   return { person, context, page };
 }
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { newPerson, type Person } from './support/accounts';
-import { expect, signIn, test } from './support/fixtures';
+import { expect, test, signInAndOpen } from './support/fixtures';
 import { startChirp, type ChirpProcess } from './support/turn/chirp-process';
 import { startCoturn, type Coturn } from './support/turn/coturn';
 
@@ -52,7 +52,7 @@ async function open(browser: Browser, baseURL: string, person: Person): Promise<
   const context = await browser.newContext({ baseURL, permissions: ['microphone'] });
   await context.addInitScript(instrument);
   const page = await context.newPage();
-  await signIn(page, person.name, person.email, person.password);
+  await signInAndOpen(page, person);
   return { person, context, page };
 }
 
@@ -63,17 +63,28 @@ const userIdOf = async (page: Page) =>
  * The candidate types of the connected pair of the page's newest peer connection that carries
  * audio in, and how many audio packets came in on it.
  */
-function selectedPair(page: Page): Promise<{ local: string; remote: string; packets: number } | null> {
+function selectedPair(
+  page: Page,
+): Promise<{ local: string; remote: string; packets: number } | null> {
   return page.evaluate(async () => {
     const peers = (window as unknown as { __peers: RTCPeerConnection[] }).__peers;
     for (const pc of [...peers].reverse()) {
       const stats = await pc.getStats();
       let pairId: string | undefined;
       let packets = 0;
-      stats.forEach((report: { type: string; kind?: string; selectedCandidatePairId?: string; packetsReceived?: number }) => {
-        if (report.type === 'transport' && report.selectedCandidatePairId) pairId = report.selectedCandidatePairId;
-        if (report.type === 'inbound-rtp' && report.kind === 'audio') packets += report.packetsReceived ?? 0;
-      });
+      stats.forEach(
+        (report: {
+          type: string;
+          kind?: string;
+          selectedCandidatePairId?: string;
+          packetsReceived?: number;
+        }) => {
+          if (report.type === 'transport' && report.selectedCandidatePairId)
+            pairId = report.selectedCandidatePairId;
+          if (report.type === 'inbound-rtp' && report.kind === 'audio')
+            packets += report.packetsReceived ?? 0;
+        },
+      );
       if (!pairId || packets === 0) continue;
       const pair = stats.get(pairId) as { localCandidateId: string; remoteCandidateId: string };
       const local = stats.get(pair.localCandidateId) as { candidateType: string };
@@ -103,7 +114,10 @@ function loudest(page: Page, selector: string): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, 50));
       for (const analyser of analysers) {
         analyser.getFloatTimeDomainData(samples);
-        level = Math.max(level, Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length));
+        level = Math.max(
+          level,
+          Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length),
+        );
       }
     }
     await context.close();
@@ -129,7 +143,9 @@ test.describe.serial('TURN relay with coturn', () => {
     await coturn?.stop();
   });
 
-  test('a one-to-one call with relay-only ICE carries audio through coturn', async ({ browser }) => {
+  test('a one-to-one call with relay-only ICE carries audio through coturn', async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const a = await open(browser, chirp.baseURL, newPerson('Ria', 'Relay'));
     const b = await open(browser, chirp.baseURL, newPerson('Rob', 'Relay'));
@@ -137,26 +153,35 @@ test.describe.serial('TURN relay with coturn', () => {
 
     const callButton = a.page.getByRole('button', { name: `Call ${b.person.name}` });
     await expect(async () => {
-      if (!(await callButton.isVisible())) await a.page.getByRole('button', { name: 'Contacts' }).click();
+      if (!(await callButton.isVisible()))
+        await a.page.getByRole('button', { name: 'Contacts' }).click();
       await callButton.click({ timeout: 3000 });
       await expect(a.page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
     }).toPass({ timeout: 20_000 });
     await b.page.getByRole('button', { name: 'Accept call' }).click();
     for (const party of [a, b]) {
-      await expect(party.page.getByText('Connected', { exact: true })).toBeVisible({ timeout: 30_000 });
+      await expect(party.page.getByText('Connected', { exact: true })).toBeVisible({
+        timeout: 30_000,
+      });
     }
 
     for (const party of [a, b]) {
-      await expect.poll(() => selectedPair(party.page), { timeout: 20_000 }).toMatchObject({ local: 'relay' });
+      await expect
+        .poll(() => selectedPair(party.page), { timeout: 20_000 })
+        .toMatchObject({ local: 'relay' });
     }
-    await expect.poll(() => loudest(b.page, 'audio[data-call-remote-audio]'), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+    await expect
+      .poll(() => loudest(b.page, 'audio[data-call-remote-audio]'), { timeout: 15_000 })
+      .toBeGreaterThan(AUDIBLE);
     // coturn allocated for the credential Chirp gave A: "<expiry>:<A's user id>".
     expect(coturn.log()).toMatch(new RegExp(`user <\\d+:${aId}>.*ALLOCATE processed, success`));
     await a.context.close();
     await b.context.close();
   });
 
-  test("a channel's voice through the built-in SFU reaches a relay-only listener", async ({ browser }) => {
+  test("a channel's voice through the built-in SFU reaches a relay-only listener", async ({
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const owner = newPerson('Oda', 'Relay');
     const a = await open(browser, chirp.baseURL, owner);
@@ -170,25 +195,38 @@ test.describe.serial('TURN relay with coturn', () => {
     await chirp.restart();
 
     const headers = { origin: chirp.baseURL };
-    const created = await a.page.request.post('/api/channels', { data: { name: 'Relayed voice' }, headers });
+    const created = await a.page.request.post('/api/channels', {
+      data: { name: 'Relayed voice' },
+      headers,
+    });
     expect(created.ok()).toBe(true);
     const { id } = (await created.json()) as { id: number };
-    expect((await a.page.request.post(`/api/channels/${id}/members`, { data: { userId: bId }, headers })).ok()).toBe(true);
+    expect(
+      (
+        await a.page.request.post(`/api/channels/${id}/members`, { data: { userId: bId }, headers })
+      ).ok(),
+    ).toBe(true);
 
     await b.page.reload();
     await b.page.getByRole('button', { name: /Tap to connect/ }).click();
     await a.page.goto(`/?channel=${id}`);
     await a.page.getByRole('button', { name: /Tap to connect/ }).click();
     for (const party of [a, b]) {
-      await expect(party.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 45_000 });
+      await expect(party.page.getByText('Voice Ready', { exact: true })).toBeVisible({
+        timeout: 45_000,
+      });
     }
 
     const aId = await userIdOf(a.page);
     await expect
-      .poll(() => loudest(b.page, `#remote-audio audio[data-user-id="${aId}"]`), { timeout: 30_000 })
+      .poll(() => loudest(b.page, `#remote-audio audio[data-user-id="${aId}"]`), {
+        timeout: 30_000,
+      })
       .toBeGreaterThan(AUDIBLE);
     expect(await selectedPair(b.page)).toMatchObject({ local: 'relay' });
-    await expect.poll(() => selectedPair(a.page), { timeout: 10_000 }).toMatchObject({ local: 'relay' });
+    await expect
+      .poll(() => selectedPair(a.page), { timeout: 10_000 })
+      .toMatchObject({ local: 'relay' });
     expect(coturn.log()).toMatch(new RegExp(`user <\\d+:${bId}>.*ALLOCATE processed, success`));
     await a.context.close();
     await b.context.close();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { OWNER, type Person } from './accounts';
-import { expect, signIn, type SignedInUser } from './fixtures';
+import { expect, type SignedInUser, signInAndOpen } from './fixtures';
 
 /**
  * Voice in the browser, shared by the voice suites (built-in SFU and LiveKit alike): people with a
@@ -61,7 +61,7 @@ export async function open(
   });
   await context.addInitScript(installMicrophone, microphone);
   const page = await context.newPage();
-  await signIn(page, person.name, person.email, person.password);
+  await signInAndOpen(page, person);
   return { person, context, page };
 }
 
