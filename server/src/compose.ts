@@ -118,6 +118,8 @@ export async function compose({
         ensureRoom: (channelId) => livekit.ensureRoom(channelId),
       })
     : undefined;
+  if (livekitTransmissions)
+    livekit?.onWalkieRoomEntering((channelId) => livekitTransmissions.entering(channelId));
   const floor = new FloorService({
     db,
     store: floorStore,

@@ -13,7 +13,7 @@ import { keepAndAnnounce } from './keep-transmissions.js';
 import { TransmissionRecorder, type RecordingOutcome } from './transmission-recorder.js';
 import type { TransmissionStore } from './transmission-store.js';
 
-/** A recorder leaves a room this long after its last transmission. */
+/** A recorder leaves a room this long after its last transmission, once nobody is in it. */
 const IDLE_LEAVE_MS = 120_000;
 
 /** This instance's listen-only participant in one channel's room. */
@@ -68,21 +68,54 @@ export class LiveKitTransmissions {
   }
 
   /**
+   * A member is about to enter the channel's walkie-talkie room (this instance minted their token):
+   * the recorder joins now, ahead of any press, so the first words of the first transmission are
+   * kept, and stays while anyone is in the room.
+   */
+  entering(channelId: number): void {
+    const room = this.present(channelId);
+    if (this.recorder.speakerOf(channelId) === null) this.leaveWhenIdle(room);
+  }
+
+  /**
    * This instance granted the floor in a walkie-talkie channel: record the holder from now on,
    * until the grant's end at the latest.
    */
   granted(channelId: number, grant: FloorGrant): void {
-    let room = this.rooms.get(channelId);
-    if (room?.gone) {
+    const room = this.present(channelId);
+    clearTimeout(room.idleTimer);
+    this.recorder.holderChanged(channelId, grant.holderId, grant.expiresAt);
+  }
+
+  /** This instance's listener in the channel's room, joining (afresh if it is gone) unless there. */
+  private present(channelId: number): RoomListener {
+    const room = this.rooms.get(channelId);
+    if (room && !room.gone) return room;
+    if (room)
       // The last join failed, or LiveKit closed the room meanwhile: join afresh.
       this.leave(room).catch((error: unknown) =>
         this.deps.log.warn({ err: error }, 'LiveKit recorder did not leave cleanly'),
       );
-      room = undefined;
-    }
-    room ??= this.open(channelId);
+    return this.open(channelId);
+  }
+
+  /** Leaves the room after two idle minutes, unless someone is still in it then. */
+  private leaveWhenIdle(room: RoomListener): void {
     clearTimeout(room.idleTimer);
-    this.recorder.holderChanged(channelId, grant.holderId, grant.expiresAt);
+    room.idleTimer = setTimeout(() => {
+      void room.subscriber.then((subscriber) => {
+        if (this.rooms.get(room.channelId) !== room) return;
+        const occupied = (subscriber?.participants() ?? []).some(
+          (identity) => userIdFromIdentity(identity) !== undefined,
+        );
+        if (occupied && !room.gone) this.leaveWhenIdle(room);
+        else
+          this.leave(room).catch((error: unknown) =>
+            this.deps.log.warn({ err: error }, 'LiveKit recorder did not leave cleanly'),
+          );
+      });
+    }, IDLE_LEAVE_MS);
+    room.idleTimer.unref();
   }
 
   async close(): Promise<void> {
@@ -141,15 +174,7 @@ export class LiveKitTransmissions {
 
   private finished({ channelId, recordedMs, transmission }: RecordingOutcome): void {
     const room = this.rooms.get(channelId);
-    if (room) {
-      clearTimeout(room.idleTimer);
-      room.idleTimer = setTimeout(() => {
-        this.leave(room).catch((error: unknown) =>
-          this.deps.log.warn({ err: error }, 'LiveKit recorder did not leave cleanly'),
-        );
-      }, IDLE_LEAVE_MS);
-      room.idleTimer.unref();
-    }
+    if (room) this.leaveWhenIdle(room);
     // Diagnostics: under load (CI) a LiveKit recording sometimes got too little audio to keep.
     if (!transmission)
       this.deps.log.warn(

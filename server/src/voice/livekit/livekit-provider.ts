@@ -53,6 +53,11 @@ export interface LivekitProvider extends VoiceProvider {
   /** Creates the channel's room unless it exists: rooms are made by the app, never by a join. */
   ensureRoom(channelId: number): Promise<void>;
   /**
+   * Calls `listener` each time a member is about to enter a walkie-talkie room (its room was just
+   * ensured for their token), before they connect: the recorder joins there ahead of them.
+   */
+  onWalkieRoomEntering(listener: (channelId: number) => void): void;
+  /**
    * LiveKit says a participant joined: removes them unless they may be there now (the identity was
    * minted by us for a live session, member, within the allowance), else sets their rights from the
    * current state and keeps blocked people's audio apart.
@@ -96,6 +101,7 @@ export function createLivekitProvider(
       closeRoom: async () => undefined,
       blockChanged: async () => undefined,
       ensureRoom: async () => undefined,
+      onWalkieRoomEntering: () => undefined,
       admitParticipant: async (_channelId, participant) => ({
         admitted: false,
         userId: userIdFromIdentity(participant.identity),
@@ -107,6 +113,7 @@ export function createLivekitProvider(
     };
   }
   const { db } = access;
+  const walkieRoomEntering: ((channelId: number) => void)[] = [];
   const service =
     rooms ??
     new RoomServiceClient(livekitHttpUrl(url), apiKey, apiSecret, {
@@ -202,6 +209,11 @@ export function createLivekitProvider(
       // An existing room keeps its metadata on create: make sure it says the mode of now.
       if (talkModeOfMetadata(room.metadata) !== talkMode)
         await setRoomTalkMode(channelId, talkMode);
+      if (talkMode === 'walkie') for (const listener of walkieRoomEntering) listener(channelId);
+    },
+
+    onWalkieRoomEntering(listener) {
+      walkieRoomEntering.push(listener);
     },
 
     /**
