@@ -174,7 +174,12 @@ export default defineConfig({
             // One suite, two providers: the voice tests tagged @livekit run here on LiveKit.
             name: 'livekit',
             use: { baseURL: livekitChirpURL },
-            testMatch: ['voice.spec.ts', 'livekit.spec.ts', 'walkie-talkie.spec.ts'],
+            testMatch: [
+              'voice.spec.ts',
+              'livekit.spec.ts',
+              'walkie-talkie.spec.ts',
+              'missed-transmissions.spec.ts',
+            ],
             grep: /@livekit/,
           },
         ]
