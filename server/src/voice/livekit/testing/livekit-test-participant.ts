@@ -30,6 +30,8 @@ export class LivekitTestParticipant {
   readonly microphone = new MediaStreamTrack({ kind: 'audio' });
   /** Packets received per publishing identity. */
   readonly received = new Map<string, number>();
+  /** The first payload received per publishing identity (tests number their packets). */
+  readonly firstPayload = new Map<string, Buffer>();
   /** The newest token LiveKit handed this participant (it refreshes them while connected). */
   refreshedToken: string | undefined;
   /** Our own permissions, as LiveKit last told us. */
@@ -68,10 +70,12 @@ export class LivekitTestParticipant {
       const watch = (track: MediaStreamTrack) => {
         if (watched.has(track)) return;
         watched.add(track);
-        track.onReceiveRtp.subscribe(() => {
+        track.onReceiveRtp.subscribe((rtp) => {
           const sid = (transceiver.receiver.remoteStreamId ?? '').split('|')[0] ?? '';
           const identity = this.identities.get(sid) ?? `sid:${sid}`;
           this.received.set(identity, (this.received.get(identity) ?? 0) + 1);
+          if (!this.firstPayload.has(identity))
+            this.firstPayload.set(identity, Buffer.from(rtp.payload));
         });
       };
       transceiver.receiver.tracks.forEach(watch);
