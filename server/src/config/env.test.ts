@@ -64,6 +64,21 @@ describe('parseEnv', () => {
     expect((error as Error).message.split('\n')).toHaveLength(1);
   });
 
+  it('takes a VAPID key pair only whole and well-formed, and a mailto: or https: subject', () => {
+    const publicKey = Buffer.alloc(65, 4).toString('base64url');
+    const privateKey = Buffer.alloc(32, 1).toString('base64url');
+    expect(parseEnv({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey })).toMatchObject({
+      VAPID_PUBLIC_KEY: publicKey,
+      VAPID_PRIVATE_KEY: privateKey,
+    });
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: publicKey })).toThrow(/VAPID_PRIVATE_KEY is required with the other VAPID key/);
+    expect(() => parseEnv({ VAPID_PRIVATE_KEY: privateKey })).toThrow(/VAPID_PUBLIC_KEY is required/);
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: privateKey, VAPID_PRIVATE_KEY: privateKey })).toThrow(/VAPID_PUBLIC_KEY must be base64url of 65 bytes/);
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: `${privateKey}!` })).toThrow(/VAPID_PRIVATE_KEY must be base64url/);
+    expect(parseEnv({ VAPID_SUBJECT: 'mailto:ops@example.com' }).VAPID_SUBJECT).toBe('mailto:ops@example.com');
+    expect(() => parseEnv({ VAPID_SUBJECT: 'http://example.com' })).toThrow(/VAPID_SUBJECT must be a mailto: address or an https: URL/);
+  });
+
   it('requires a client id with an external issuer', () => {
     expect(() => parseEnv({ OIDC_ISSUER_URL: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID is required/);
   });
