@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { PushPayload } from '../../../protocol/push.js';
 import type { Database } from '../db/database.js';
-import { deleteSubscriptionById, markSubscriptionUsed, type PushSubscriptionRow } from './push-store.js';
+import { deleteSubscriptionById, markSubscriptionUsed, subscriptionsOf, type PushSubscriptionRow } from './push-store.js';
 import type { VapidKeys } from './vapid-keys.js';
 
 /** How a push service should treat one message (RFC 8030 §5.2-5.4). */
@@ -39,6 +39,16 @@ export class PushSender {
 
   get publicKey(): string {
     return this.options.keys.publicKey;
+  }
+
+  /**
+   * Sends one message to every device the user has notifications on, all at once; what each push
+   * service answered, per subscription id. Features that push (calls, pokes, transmissions) call this.
+   */
+  async sendToUser(userId: string, payload: PushPayload, delivery: PushDelivery): Promise<Map<number, PushOutcome>> {
+    const devices = await subscriptionsOf(this.options.db, userId);
+    const outcomes = await Promise.all(devices.map((device) => this.send(device, payload, delivery)));
+    return new Map(devices.map((device, i) => [device.id, outcomes[i]!]));
   }
 
   async send(subscription: PushSubscriptionRow, payload: PushPayload, delivery: PushDelivery): Promise<PushOutcome> {

@@ -126,6 +126,29 @@ describe.each(testDatabases())('Web Push on $name', (database) => {
     expect(endpoints).not.toContain(gone.endpoint);
   });
 
+  it('sends one message to each of a person’s devices, each decrypting it with its own keys; a 410 drops only that device', async () => {
+    const gus = await signIn(server, 'Gus G', 'gus@example.com');
+    const devices = [await subscribe(gus), await subscribe(gus), await subscribe(gus)];
+    pushService.answers.set(new URL(devices[2]!.endpoint).pathname, 410);
+    const payload = { kind: 'test', title: 'Chirp', body: 'Hello', tag: 'hello', url: '/' } as const;
+    await server.app.ctx.push.sendToUser(gus.id, payload, { ttlSeconds: 30, urgency: 'high', topic: 'hello' });
+    expect(pushService.received.map((p) => p.path).sort()).toEqual(devices.map((d) => new URL(d.endpoint).pathname).sort());
+    for (const { device, endpoint } of devices) {
+      const push = pushService.received.find((p) => p.path === new URL(endpoint).pathname)!;
+      expect(push.headers).toMatchObject({ ttl: '30', urgency: 'high', topic: 'hello' });
+      expect(JSON.parse(device.decrypt(push.body))).toEqual(payload);
+    }
+    expect((await rowsOf(gus.id)).map((r) => r.endpoint).sort()).toEqual([devices[0]!.endpoint, devices[1]!.endpoint].sort());
+  });
+
+  it('keeps a subscription whose push service fails for now (500), and says the test did not go through', async () => {
+    const { endpoint } = await subscribe(bob);
+    pushService.answers.set(new URL(endpoint).pathname, 500);
+    const response = await post(bob, '/api/push/test', { endpoint });
+    expect(response.status).toBe(502);
+    expect((await rowsOf(bob.id)).map((r) => r.endpoint)).toContain(endpoint);
+  });
+
   it('turns a device off: unsubscribe removes it, only for its owner', async () => {
     const { endpoint } = await subscribe(ann);
     expect((await post(bob, '/api/push/unsubscribe', { endpoint })).status).toBe(200);
