@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { z } from 'zod';
 import { iceServerListSchema } from '../../../protocol/ice.js';
 
@@ -177,10 +178,24 @@ export const envSchema = z
         message: 'is required with the other VAPID key (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together)',
       });
     }
+    if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && !vapidPairMatches(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['VAPID_PUBLIC_KEY'], message: 'is not the public key of VAPID_PRIVATE_KEY' });
+    }
     if (env.RTC_PORT_MIN > env.RTC_PORT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['RTC_PORT_MIN'], message: 'must not exceed RTC_PORT_MAX' });
     }
   });
+
+/** Whether the P-256 private key's public point is the given one (a mismatch fails every push later). */
+function vapidPairMatches(publicKey: string, privateKey: string): boolean {
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    return ecdh.getPublicKey('base64url') === publicKey;
+  } catch {
+    return false; // not a valid scalar for the curve
+  }
+}
 
 export type Env = z.infer<typeof envSchema>;
 
