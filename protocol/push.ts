@@ -3,25 +3,23 @@ import { z } from 'zod';
 /** `GET /api/push/public-key`: the server's VAPID public key, for `pushManager.subscribe`'s applicationServerKey. */
 export const pushPublicKeySchema = z.object({
   /** base64url of the 65-byte uncompressed P-256 point. */
-  publicKey: z.string().regex(/^[A-Za-z0-9_-]{87}$/),
+  publicKey: z.string().length(87).regex(/^[A-Za-z0-9_-]{87}$/),
 });
 export type PushPublicKey = z.infer<typeof pushPublicKeySchema>;
 
-/** base64url that decodes to exactly `bytes` bytes (padding, which some browsers add, is dropped). */
-const base64urlOf = (bytes: number) =>
-  z
+/** base64url of exactly `bytes` bytes; the `=` padding some browsers add is dropped. */
+const base64urlOf = (bytes: number) => {
+  const chars = Math.ceil((bytes * 4) / 3);
+  const padding = (4 - (chars % 4)) % 4;
+  return z
     .string()
-    .max(200)
-    .transform((v) => v.replace(/=+$/, ''))
-    .refine((v) => new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`).test(v), {
-      message: `must be base64url of ${bytes} bytes`,
-    });
+    .max(chars + padding)
+    .regex(new RegExp(`^[A-Za-z0-9_-]{${chars}}={0,${padding}}$`), `must be base64url of ${bytes} bytes`)
+    .transform((v) => v.replace(/=+$/, ''));
+};
 
 /** A push service's endpoint: https only, as browsers hand out (RFC 8030 requires TLS). */
-export const pushEndpointSchema = z
-  .string()
-  .max(2048)
-  .refine((v) => URL.canParse(v) && new URL(v).protocol === 'https:', { message: 'must be an https URL' });
+export const pushEndpointSchema = z.url({ protocol: /^https$/ }).max(2048);
 
 /**
  * `POST /api/push/subscribe`: what `PushSubscription.toJSON()` gives. `p256dh` is the device's
@@ -57,6 +55,6 @@ export const pushPayloadSchema = z.object({
   body: z.string().max(500),
   tag: z.string().max(64),
   /** A path of the app to open on tap. */
-  url: z.string().startsWith('/').max(500),
+  url: z.string().max(500).regex(/^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/?#]*$/),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;
