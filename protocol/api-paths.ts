@@ -63,6 +63,12 @@ export const API_PATHS = {
   /** The signed-in user's own voice preferences: roger beep, per-member volumes. */
   voicePreferences: '/api/voice-preferences',
   memberVolume: '/api/voice-preferences/member-volumes/:memberId',
+
+  // Web Push: the server's VAPID public key, and this device's subscription.
+  pushPublicKey: '/api/push/public-key',
+  pushSubscribe: '/api/push/subscribe',
+  pushUnsubscribe: '/api/push/unsubscribe',
+  pushTest: '/api/push/test',
 } as const;
 
 export type ApiPathTemplate = (typeof API_PATHS)[keyof typeof API_PATHS];

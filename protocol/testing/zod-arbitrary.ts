@@ -7,6 +7,8 @@ interface Def {
   checks?: { _zod: { def: CheckDef } }[];
   format?: string;
   pattern?: RegExp;
+  /** `z.url({ protocol })`: the schemes a URL may have. */
+  protocol?: RegExp;
   shape?: Record<string, z.ZodType>;
   catchall?: z.ZodType;
   element?: z.ZodType;
@@ -74,7 +76,10 @@ function stringArbitrary(def: Def): fc.Arbitrary<string> {
     return fc.tuple(part, part).map(([local, domain]) => `${local}@${domain}.example`).filter((s) => s.length <= max);
   }
   if (format === 'uuid') return fc.uuid();
-  if (format === 'url') return fc.webUrl().filter((s) => s.length >= min && s.length <= Math.max(max, 2048));
+  if (format === 'url') {
+    const validSchemes = ['http', 'https'].filter((scheme) => !def.protocol || def.protocol.test(scheme));
+    return fc.webUrl({ validSchemes }).filter((s) => s.length >= min && s.length <= Math.max(max, 2048));
+  }
   if (pattern) return fc.stringMatching(pattern).filter((s) => s.length >= min && s.length <= max);
   return fc
     .string({ unit: TEXT_CHARS, minLength: min, maxLength: Math.min(max, min + 40) })

@@ -5,6 +5,7 @@ import type { FloorService } from './floor/floor-service.js';
 import type { Counters } from './limits/counters.js';
 import type { SignInSlowdown } from './auth/provider/sign-in-slowdown.js';
 import type { SignupFacts } from './auth/provider/signup-policy.js';
+import type { PushSender } from './push/push-sender.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
 import type { ChannelEvents } from './realtime/channel-events.js';
@@ -37,6 +38,8 @@ export interface AppContext {
   readonly floor: FloorService;
   /** Walkie-talkie transmissions kept for replay. */
   readonly transmissions: TransmissionStore;
+  /** Web Push to users' devices, signed with the keys every instance shares. */
+  readonly push: PushSender;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
   /** The voice provider (told inside admin mute, removal and deletion) and the built-in SFU, if any. */

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
+import type { Agent as HttpsAgent } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
@@ -27,6 +28,7 @@ import { registerJsonOnlyApi } from './http/json-only.js';
 import { registerRequestIdHeader, requestIdOptions } from './http/request-id.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerPushRoutes } from './push/push-routes.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
@@ -56,6 +58,8 @@ export interface BuildAppOptions {
   callTimings?: Partial<CallTimings>;
   /** How the password slow-down waits; tests record the delays instead of waiting them out. */
   signInSleep?: (ms: number) => Promise<void>;
+  /** The HTTPS agent for push services: a test trusts its local push service's certificate. */
+  pushAgent?: HttpsAgent;
 }
 
 /** A hop count becomes "trust the nearest n hops"; addresses and false pass through. */
@@ -80,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     callTimings: options.callTimings,
     signInSleep: options.signInSleep,
+    pushAgent: options.pushAgent,
   });
   app.decorate('ctx', composition.ctx);
   app.addHook('onClose', () => composition.close());
@@ -135,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerOwnership(app);
   registerHousekeeping(app);
   registerAccountRoutes(app);
+  registerPushRoutes(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

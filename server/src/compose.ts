@@ -24,6 +24,9 @@ import { meterEmbeddedVoice } from './voice/voice-metering.js';
 import { createVoice } from './voice/voice.js';
 import { livekitUserRemoval } from './voice/livekit/livekit-user-removal.js';
 import { endVoiceOfSession } from './voice/session-voice.js';
+import { PushSender } from './push/push-sender.js';
+import { loadVapidKeys } from './push/vapid-keys.js';
+import type { Agent as HttpsAgent } from 'node:https';
 import { FloorService } from './floor/floor-service.js';
 import { recordEmbeddedTransmissions } from './transmissions/embedded-transmissions.js';
 import { LiveKitTransmissions } from './transmissions/livekit-transmissions.js';
@@ -46,6 +49,8 @@ export interface ComposeOptions {
   log: FastifyBaseLogger;
   callTimings?: Partial<CallTimings>;
   signInSleep?: ((ms: number) => Promise<void>) | undefined;
+  /** The HTTPS agent for push services (tests trust their local push service with it). */
+  pushAgent?: HttpsAgent | undefined;
 }
 
 export interface Composition {
@@ -66,6 +71,7 @@ export async function compose({
   log,
   callTimings,
   signInSleep,
+  pushAgent,
 }: ComposeOptions): Promise<Composition> {
   const { db } = database;
   const onRedisError = throttledRedisErrors((error, repeats) =>
@@ -196,6 +202,14 @@ export async function compose({
   ];
   for (const timer of timers) timer.unref();
 
+  const push = new PushSender({
+    db,
+    keys: await loadVapidKeys(db, config.push),
+    subject: config.push.subject,
+    log: log.child({ feature: 'push' }),
+    agent: pushAgent,
+  });
+
   const ctx: AppContext = Object.freeze({
     config,
     database,
@@ -212,6 +226,7 @@ export async function compose({
     presence,
     channelEvents,
     calls,
+    push,
     voice,
     floor,
     transmissions,

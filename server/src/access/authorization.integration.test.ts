@@ -642,6 +642,38 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
   },
 
+  // --- Web Push: a device's subscription is the session's own; nobody reaches another's ---
+  'GET /api/push/public-key': {
+    kind: 'rest',
+    route: 'GET /api/push/public-key',
+    path: () => '/api/push/public-key',
+    statuses: signedIn(200),
+  },
+  'POST /api/push/subscribe': {
+    kind: 'rest',
+    route: 'POST /api/push/subscribe',
+    path: () => '/api/push/subscribe',
+    json: () => ({
+      endpoint: `https://push.example/${randomUUID()}`,
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+    }),
+    statuses: signedIn(200),
+  },
+  'POST /api/push/unsubscribe': {
+    kind: 'rest',
+    route: 'POST /api/push/unsubscribe',
+    path: () => '/api/push/unsubscribe',
+    json: () => ({ endpoint: 'https://push.example/not-subscribed' }),
+    statuses: signedIn(200),
+  },
+  'POST /api/push/test {a device not the caller\'s}': {
+    kind: 'rest',
+    route: 'POST /api/push/test',
+    path: () => '/api/push/test',
+    json: () => ({ endpoint: 'https://push.example/not-subscribed' }),
+    statuses: signedIn(404),
+  },
+
   // --- invites ---
   'POST /api/invite/generate {id}': {
     kind: 'rest',

@@ -47,6 +47,11 @@ export interface Config {
   legal: { termsUrl: string | undefined; privacyUrl: string | undefined };
   /** Walkie-talkie transmissions kept for replay: where, how long, how much per channel. */
   transmissions: { dir: string; retentionHours: number; maxBytesPerChannel: number };
+  /**
+   * Web Push: VAPID keys from the environment (otherwise the database's pair, see push/vapid-keys.ts)
+   * and the contact push services see (VAPID_SUBJECT, else the https public URL, else a mailto).
+   */
+  push: { keys: { publicKey: string; privateKey: string } | undefined; subject: string };
   /** Development mode serves the client through Vite with hot reload. */
   dev: boolean;
 }
@@ -116,6 +121,18 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
       retentionHours: env.TRANSMISSION_RETENTION_HOURS,
       maxBytesPerChannel: Math.floor(env.TRANSMISSION_MAX_MB_PER_CHANNEL * 1024 * 1024),
     },
+    push: {
+      keys:
+        env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+          ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+          : undefined,
+      subject: env.VAPID_SUBJECT ?? defaultVapidSubject(publicUrl),
+    },
     dev: options.dev ?? false,
   };
+}
+
+/** Push services want a way to reach the operator: the site itself when it is https, else a mailto. */
+function defaultVapidSubject(publicUrl: URL): string {
+  return publicUrl.protocol === 'https:' ? publicUrl.origin : `mailto:chirp@${publicUrl.hostname}`;
 }

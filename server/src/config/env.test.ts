@@ -1,3 +1,4 @@
+import { createECDH, type ECDH } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from './env.js';
 
@@ -62,6 +63,29 @@ describe('parseEnv', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message.split('\n')).toHaveLength(1);
+  });
+
+  it('takes a VAPID key pair only whole and well-formed, and a mailto: or https: subject', () => {
+    // A private key is 32 bytes; getPrivateKey() drops leading zero bytes, so pad as web-push does.
+    const scalar = (ecdh: ECDH) => Buffer.concat([Buffer.alloc(32 - ecdh.getPrivateKey().length), ecdh.getPrivateKey()]).toString('base64url');
+    const device = createECDH('prime256v1');
+    const publicKey = device.generateKeys('base64url');
+    const privateKey = scalar(device);
+    const other = createECDH('prime256v1');
+    other.generateKeys();
+    expect(parseEnv({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey })).toMatchObject({
+      VAPID_PUBLIC_KEY: publicKey,
+      VAPID_PRIVATE_KEY: privateKey,
+    });
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: publicKey })).toThrow(/VAPID_PRIVATE_KEY is required with the other VAPID key/);
+    expect(() => parseEnv({ VAPID_PRIVATE_KEY: privateKey })).toThrow(/VAPID_PUBLIC_KEY is required/);
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: privateKey, VAPID_PRIVATE_KEY: privateKey })).toThrow(/VAPID_PUBLIC_KEY must be base64url of 65 bytes/);
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: `${privateKey}!` })).toThrow(/VAPID_PRIVATE_KEY must be base64url/);
+    expect(() => parseEnv({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: scalar(other) })).toThrow(
+      /VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY/,
+    );
+    expect(parseEnv({ VAPID_SUBJECT: 'mailto:ops@example.com' }).VAPID_SUBJECT).toBe('mailto:ops@example.com');
+    expect(() => parseEnv({ VAPID_SUBJECT: 'http://example.com' })).toThrow(/VAPID_SUBJECT must be a mailto: address or an https: URL/);
   });
 
   it('requires a client id with an external issuer', () => {

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { z } from 'zod';
 import { iceServerListSchema } from '../../../protocol/ice.js';
 
@@ -59,6 +60,13 @@ const port = (fallback: number) =>
   optionalString
     .transform((v) => (v === undefined ? fallback : Number(v)))
     .refine((n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number 0-65535');
+
+/** base64url of exactly `bytes` bytes (VAPID keys: a 65-byte uncompressed P-256 point, a 32-byte scalar). */
+const base64urlBytes = (bytes: number, what: string) =>
+  optionalString.refine(
+    (v) => v === undefined || (/^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, 'base64url').length === bytes),
+    `must be base64url of ${bytes} bytes (${what}; \`npx web-push generate-vapid-keys\` makes a pair)`,
+  );
 
 /** A TURN credential's default and longest lifetime (TURN_TTL). */
 export const TURN_TTL_DEFAULT_SECONDS = 3_600;
@@ -137,6 +145,14 @@ export const envSchema = z
     TRANSMISSION_MAX_MB_PER_CHANNEL: optionalString
       .transform((v) => (v === undefined ? 100 : Number(v)))
       .refine((n) => Number.isFinite(n) && n > 0 && n <= 1_000_000, 'must be MiB above 0'),
+    /** Web Push signing keys; unset, the server makes a pair once and keeps it in the database. */
+    VAPID_PUBLIC_KEY: base64urlBytes(65, 'a P-256 public key'),
+    VAPID_PRIVATE_KEY: base64urlBytes(32, 'a P-256 private key'),
+    /** Who push services may contact about this server: `mailto:` or `https:` (default: PUBLIC_URL or a mailto). */
+    VAPID_SUBJECT: optionalString.refine(
+      (v) => v === undefined || /^(mailto:[^\s]+|https:\/\/[^\s]+)$/.test(v),
+      'must be a mailto: address or an https: URL',
+    ),
     TERMS_URL: url('the Terms of Service page, e.g. https://example.com/terms'),
     PRIVACY_URL: url('the Privacy Policy page, e.g. https://example.com/privacy'),
   })
@@ -155,10 +171,31 @@ export const envSchema = z
         message: 'is required with the other TURN setting (TURN_SECRET and TURN_URLS go together)',
       });
     }
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'],
+        message: 'is required with the other VAPID key (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together)',
+      });
+    }
+    if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && !vapidPairMatches(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['VAPID_PUBLIC_KEY'], message: 'is not the public key of VAPID_PRIVATE_KEY' });
+    }
     if (env.RTC_PORT_MIN > env.RTC_PORT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['RTC_PORT_MIN'], message: 'must not exceed RTC_PORT_MAX' });
     }
   });
+
+/** Whether the P-256 private key's public point is the given one (a mismatch fails every push later). */
+function vapidPairMatches(publicKey: string, privateKey: string): boolean {
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    return ecdh.getPublicKey('base64url') === publicKey;
+  } catch {
+    return false; // not a valid scalar for the curve
+  }
+}
 
 export type Env = z.infer<typeof envSchema>;
 

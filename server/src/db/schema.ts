@@ -384,3 +384,43 @@ export const livekitIdentities = pgTable(
   },
   (t) => [index('livekit_identities_session').on(t.sessionId)],
 );
+
+/**
+ * The server's VAPID key pair, when VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY are not set: made once by
+ * whichever instance starts first (insert-if-absent on the one row), so every instance signs pushes
+ * with the same keys and browsers' subscriptions stay valid.
+ */
+export const vapidKeys = pgTable(
+  'vapid_keys',
+  {
+    id: integer('id').primaryKey().default(1),
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('vapid_keys_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * A device's Web Push subscription. It belongs to the user and to the sign-in session it was made in:
+ * logging out of that session, or deleting the account, removes it (ON DELETE CASCADE).
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.idHash, { onDelete: 'cascade' }),
+    /** The push service's URL for this device: a capability, never logged. */
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('push_subscriptions_user').on(t.userId), index('push_subscriptions_session').on(t.sessionId)],
+);

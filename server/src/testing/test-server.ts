@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../app.js';
@@ -33,7 +34,7 @@ export async function freePort(): Promise<number> {
 export async function startTestServer(
   database: DatabaseHandle,
   env: Record<string, string> = {},
-  options: { logStream?: DestinationStream; signInSleep?: (ms: number) => Promise<void> } = {},
+  options: { logStream?: DestinationStream; signInSleep?: (ms: number) => Promise<void>; pushAgent?: HttpsAgent } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -53,6 +54,7 @@ export async function startTestServer(
     logger: false,
     logStream: options.logStream,
     signInSleep: options.signInSleep,
+    pushAgent: options.pushAgent,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, config, database, baseUrl, close: () => app.close() };

@@ -13,6 +13,7 @@ import {
   invites,
   localAccounts,
   oidcPayloads,
+  pushSubscriptions,
   sessions,
   usageSessions,
   users,
@@ -26,7 +27,7 @@ const ok = async (response: Response) => {
 /**
  * Gives `owner` one of everything a user can own, through the real endpoints where there is one:
  * a channel they created (with `other` in it), membership of `other`'s channel, an invite, contacts
- * and blocks both ways, an open usage session and a call. Both must be admin tier.
+ * and blocks both ways, an open usage session, a push subscription and a call. Both must be admin tier.
  */
 export async function giveUserData(db: Database, owner: Person, other: Person): Promise<{ ownChannel: number; otherChannel: number }> {
   const create = async (who: Person, name: string) =>
@@ -42,6 +43,13 @@ export async function giveUserData(db: Database, owner: Person, other: Person): 
   await ok(await owner.client.request(`/api/users/${other.id}/block`, { method: 'DELETE' }));
   await ok(await other.client.request(`/api/users/${owner.id}/block`, { method: 'POST' }));
   await ok(await owner.client.request('/api/usage/session/start', { method: 'POST', json: { channelId: otherChannel } }));
+  // A device with notifications on (its push service is never reached here).
+  await ok(
+    await owner.client.request('/api/push/subscribe', {
+      method: 'POST',
+      json: { endpoint: `https://push.example/${randomUUID()}`, keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) } },
+    }),
+  );
   // Calls start on the socket; the stored call is what deletion must remove.
   const id = randomUUID();
   expect(await startCall(db, { id, roomName: `call-${id}`, callerId: owner.id, receiverId: other.id })).toBe('created');
@@ -61,6 +69,7 @@ export async function rowsReferencing(db: Database, userId: string, accountId?: 
     usageSessions: await countOf(db.select().from(usageSessions).where(eq(usageSessions.userId, userId))),
     calls: await countOf(db.select().from(calls).where(or(eq(calls.callerId, userId), eq(calls.receiverId, userId)))),
     invites: await countOf(db.select().from(invites).where(eq(invites.createdBy, userId))),
+    pushSubscriptions: await countOf(db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))),
   };
   if (accountId) {
     counts.localAccounts = await countOf(db.select().from(localAccounts).where(eq(localAccounts.id, accountId)));
