@@ -69,6 +69,9 @@ export const API_PATHS = {
   pushSubscribe: '/api/push/subscribe',
   pushUnsubscribe: '/api/push/unsubscribe',
   pushTest: '/api/push/test',
+  /** Which kinds of event notify me; and one channel's "Notify me". */
+  pushPreferences: '/api/push/preferences',
+  channelNotify: '/api/channels/:id/notify',
 } as const;
 
 export type ApiPathTemplate = (typeof API_PATHS)[keyof typeof API_PATHS];

@@ -45,16 +45,50 @@ export const PUSH_UNSUBSCRIBED_MESSAGE = 'Notifications are off for this device'
 export const PUSH_TEST_SENT_MESSAGE = 'Test notification sent';
 export const PUSH_NOT_SUBSCRIBED_MESSAGE = 'Notifications are not on for this device';
 
+/** What kind of event a push tells of; the service worker routes a tap by it. */
+export const PUSH_KINDS = ['test', 'call', 'missed-call', 'poke', 'transmission', 'channel-add'] as const;
+export type PushKind = (typeof PUSH_KINDS)[number];
+
 /**
  * What a push carries, encrypted to the device: only what the notification shows and where a tap
- * leads (the service worker reads it). `tag` collapses notifications of one thing into one.
+ * leads (the service worker reads it). `tag` collapses notifications of one thing into one (one per
+ * call, one per conversation's transmissions: the server writes "3 new from Family" itself).
  */
 export const pushPayloadSchema = z.object({
-  kind: z.enum(['test']),
+  kind: z.enum(PUSH_KINDS),
   title: z.string().max(200),
   body: z.string().max(500),
   tag: z.string().max(64),
-  /** A path of the app to open on tap. */
+  /** A path of the app to open on tap (see `pushTapUrl`). */
   url: z.string().max(500).regex(/^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/?#]*$/),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;
+
+/**
+ * Where a notification's tap leads: the main screen with what to open. The client reads these
+ * query parameters on `/` (and removes them once acted on).
+ * - `call`: the ringing call (Accept/Decline) while it still rings, else "Missed call from <name>";
+ * - `channel` (+ `play`): that channel or direct conversation, playing that transmission.
+ */
+export const pushTapUrl = {
+  call: (callId: string) => `/?call=${encodeURIComponent(callId)}`,
+  channel: (channelId: number) => `/?channel=${channelId}`,
+  transmission: (channelId: number, transmissionId: string) =>
+    `/?channel=${channelId}&play=${encodeURIComponent(transmissionId)}`,
+} as const;
+
+/**
+ * `GET`/`PUT /api/push/preferences`: which kinds of event notify this person (on all their devices).
+ * A test notification always goes.
+ */
+export const pushPreferencesSchema = z.object({
+  calls: z.boolean(),
+  pokes: z.boolean(),
+  transmissions: z.boolean(),
+  channelAdds: z.boolean(),
+});
+export type PushPreferences = z.infer<typeof pushPreferencesSchema>;
+
+/** `GET`/`PUT /api/channels/:id/notify`: the member's "Notify me" for one channel or conversation. */
+export const channelNotifySchema = z.object({ notify: z.boolean() });
+export type ChannelNotify = z.infer<typeof channelNotifySchema>;

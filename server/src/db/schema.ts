@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -93,6 +94,8 @@ export const oidcPayloads = pgTable(
   ],
 );
 
+export const CHANNEL_KINDS = ['group', 'direct'] as const;
+
 export const channels = pgTable(
   'channels',
   {
@@ -110,9 +113,18 @@ export const channels = pgTable(
       .default(MAX_TRANSMISSION_SECONDS.default),
     /** Walkie-talkie: keep each transmission for replay during the retention window (item 2). */
     keepTransmissions: boolean('keep_transmissions').notNull().default(true),
+    /**
+     * 'group' (a channel people see in their lists) or 'direct' (a one-to-one walkie-talkie
+     * conversation between two contacts: never listed, no admins, no invites).
+     */
+    kind: text('kind', { enum: CHANNEL_KINDS }).notNull().default('group'),
+    /** Direct conversations only: the two user ids, sorted and joined by a space; one conversation per pair. */
+    directKey: text('direct_key').unique(),
   },
   (t) => [
     check('channels_talk_mode', sql`${t.talkMode} in ('open', 'walkie')`),
+    check('channels_kind', sql`${t.kind} in ('group', 'direct')`),
+    check('channels_direct_key', sql`(${t.kind} = 'direct') = (${t.directKey} is not null)`),
     check(
       'channels_max_transmission_range',
       sql`${t.maxTransmissionSeconds} between ${sql.raw(String(MAX_TRANSMISSION_SECONDS.min))} and ${sql.raw(String(MAX_TRANSMISSION_SECONDS.max))}`,
@@ -137,6 +149,8 @@ export const channelMembers = pgTable(
     joinedAt: createdAt(),
     /** Transmissions up to this time count as seen ("N missed" counts later ones). */
     transmissionsSeenAt: timestamp('transmissions_seen_at', { withTimezone: true }),
+    /** The member's "Notify me" for this channel: push notifications of its transmissions. */
+    notify: boolean('notify').notNull().default(true),
   },
   (t) => [
     primaryKey({ columns: [t.channelId, t.userId] }),
@@ -423,4 +437,50 @@ export const pushSubscriptions = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('push_subscriptions_user').on(t.userId), index('push_subscriptions_session').on(t.sessionId)],
+);
+
+/** Raw bytes (PostgreSQL `bytea`), read and written as a Node Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * A kept transmission's Ogg Opus audio when transmissions are stored in the database (the default):
+ * apart from the row so listing transmissions never reads audio; it goes with its transmission.
+ */
+export const transmissionAudio = pgTable('transmission_audio', {
+  transmissionId: text('transmission_id')
+    .primaryKey()
+    .references(() => transmissions.id, { onDelete: 'cascade' }),
+  data: bytea('data').notNull(),
+});
+
+/** Which kinds of push notification a person wants (a missing row means all of them). */
+export const pushPreferences = pgTable('push_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  calls: boolean('calls').notNull().default(true),
+  pokes: boolean('pokes').notNull().default(true),
+  transmissions: boolean('transmissions').notNull().default(true),
+  channelAdds: boolean('channel_adds').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per event and device a push went to: every instance that sees an event inserts here
+ * first (insert-if-absent), and only the one whose insert lands sends, so a device gets one push
+ * per event however many instances saw it. Old rows are swept.
+ */
+export const pushDeliveries = pgTable(
+  'push_deliveries',
+  {
+    eventKey: text('event_key').notNull(),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventKey, t.subscriptionId] }), index('push_deliveries_sent').on(t.sentAt)],
 );
