@@ -31,6 +31,8 @@ import { FloorService } from './floor/floor-service.js';
 import { recordEmbeddedTransmissions } from './transmissions/embedded-transmissions.js';
 import { LiveKitTransmissions } from './transmissions/livekit-transmissions.js';
 import { TransmissionStore } from './transmissions/transmission-store.js';
+import { createAudioStore } from './transmissions/audio-store/create-audio-store.js';
+import { migrateTransmissionFiles } from './transmissions/audio-store/migrate-transmission-files.js';
 import { MemoryFloorStore, RedisFloorStore, type FloorStore } from './floor/floor-store.js';
 
 /**
@@ -74,6 +76,16 @@ export async function compose({
   pushAgent,
 }: ComposeOptions): Promise<Composition> {
   const { db } = database;
+  // Kept voice lives where every instance reads it (checked before anything else opens); files of
+  // earlier versions move in first.
+  const transmissionsLog = log.child({ feature: 'transmissions' });
+  const audio = await createAudioStore(db, config.transmissions.store, transmissionsLog);
+  await migrateTransmissionFiles(config.transmissions.legacyDir, audio.store, transmissionsLog).catch(
+    (error: unknown) => {
+      audio.close();
+      throw error;
+    },
+  );
   const onRedisError = throttledRedisErrors((error, repeats) =>
     log.error({ err: error, repeats }, 'redis error'),
   );
@@ -108,8 +120,10 @@ export async function compose({
   const channelEvents = busChannelEvents(bus, db, log);
   const transmissions = new TransmissionStore({
     db,
-    ...config.transmissions,
-    log: log.child({ feature: 'transmissions' }),
+    audio: audio.store,
+    retentionHours: config.transmissions.retentionHours,
+    maxBytesPerChannel: config.transmissions.maxBytesPerChannel,
+    log: transmissionsLog,
   });
   // Walkie-talkie recording, one recorder for both providers: fed by the built-in SFU's tap of
   // what it forwards, or with LiveKit by a hidden listen-only participant of the granting instance.
@@ -247,6 +261,7 @@ export async function compose({
       await floorStore.close();
       await counters.close();
       await bus.close();
+      audio.close();
     },
   };
 }

@@ -37,10 +37,10 @@ export async function announceDeletedUser(
 /** What deleting an account from a running server touches. */
 export interface DeleteAccountDeps {
   db: Database;
-  /** The kept transmissions' audio files the deletion takes with it (opaque here). */
+  /** The kept transmissions' audio the deletion takes with it (opaque here). */
   transmissions: {
-    filesOfUser(userId: string): Promise<object[]>;
-    unlinkAll(files: object[]): Promise<void>;
+    audioOfUser(userId: string): Promise<object[]>;
+    audioDeleted(audio: object[]): Promise<void>;
     channelDeleted(channelId: number): Promise<void>;
   };
   sockets: Pick<SocketRegistry, 'endUser'>;
@@ -51,11 +51,11 @@ export interface DeleteAccountDeps {
 export async function deleteAccount(deps: DeleteAccountDeps, userId: string): Promise<void> {
   const { transmissions } = deps;
   // Their transmissions (and those of the channels they created) cascade with the rows; the audio
-  // files are found first and unlinked once the deletion is committed.
-  const files = await transmissions.filesOfUser(userId);
+  // is found first and deleted once the deletion is committed (in the database it cascades too).
+  const audio = await transmissions.audioOfUser(userId);
   const deleted = await deleteUserAndData(deps.db, userId);
   if (!deleted) return;
-  await transmissions.unlinkAll(files);
+  await transmissions.audioDeleted(audio);
   for (const channel of deleted.createdChannels) await transmissions.channelDeleted(channel.id);
   await announceDeletedUser(deleted, {
     endUser: (id, end) => deps.sockets.endUser(id, end),

@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelMember } from '../../../protocol/channels.js';
 import type { FloorState } from '../../../protocol/floor.js';
@@ -21,6 +18,7 @@ import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
+import { storedAudioOf } from '../transmissions/audio-store/testing/test-audio-stores.js';
 import { TransmissionRecording } from '../transmissions/transmission-recording.js';
 import { joinVoice } from '../testing/voice-join.js';
 
@@ -236,14 +234,13 @@ describe.each(testDatabases())('channels on $name', (database) => {
         }, { timeout: 10_000 })
         .toBe(true);
       expect(await server.app.ctx.transmissions.keep(id, oneSecondSaid(member.id), [])).toBe(true);
-      const folder = join(server.config.transmissions.dir, String(id));
-      expect(await readdir(folder)).toHaveLength(1);
+      expect(await storedAudioOf(server, id)).toHaveLength(1);
 
       const response = await admin.client.request(`/api/channels/${id}`, { method: 'DELETE' });
       expect(response.status).toBe(200);
       // Read as soon as the deletion answers: the floor must not wait for Max's voice to end.
       expect(await server.app.ctx.floor.currentHolderId(id)).toBeNull();
-      expect(existsSync(folder)).toBe(false);
+      expect(await storedAudioOf(server, id)).toEqual([]);
       await voice.waitFor(() => voice.closeCode !== undefined, 5000, 'voice closed');
       expect(voice.closeCode).toBe(VOICE_CLOSE_CODES.roomClosed);
     } finally {

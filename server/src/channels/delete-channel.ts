@@ -18,7 +18,7 @@ export interface DeleteChannelDeps {
 /**
  * Deletes a channel everywhere: its rows (memberships, invites and kept transmissions cascade) in
  * one transaction that also closes its voice room, then its former members are told
- * (`channel_deleted`), its walkie-talkie floor is forgotten and its transmissions' audio files go.
+ * (`channel_deleted`), its walkie-talkie floor is forgotten and its transmissions' audio goes.
  */
 export async function deleteChannelEverywhere(
   deps: DeleteChannelDeps,

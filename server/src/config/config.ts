@@ -45,8 +45,16 @@ export interface Config {
   billing: boolean;
   /** Links of the landing page's terms notice; absent links are not shown. */
   legal: { termsUrl: string | undefined; privacyUrl: string | undefined };
-  /** Walkie-talkie transmissions kept for replay: where, how long, how much per channel. */
-  transmissions: { dir: string; retentionHours: number; maxBytesPerChannel: number };
+  /**
+   * Walkie-talkie transmissions kept for replay: where their audio lives, how long, how much per
+   * channel, and the folder earlier versions kept it in (moved into the store at start).
+   */
+  transmissions: {
+    store: TransmissionsStoreConfig;
+    legacyDir: string;
+    retentionHours: number;
+    maxBytesPerChannel: number;
+  };
   /**
    * Web Push: VAPID keys from the environment (otherwise the database's pair, see push/vapid-keys.ts)
    * and the contact push services see (VAPID_SUBJECT, else the https public URL, else a mailto).
@@ -55,6 +63,20 @@ export interface Config {
   /** Development mode serves the client through Vite with hot reload. */
   dev: boolean;
 }
+
+/** TRANSMISSIONS_STORE and, for `s3`, the bucket's settings. */
+export type TransmissionsStoreConfig =
+  | { backend: 'database' }
+  | {
+      backend: 's3';
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
 
 export const BUILT_IN_CLIENT_ID = 'chirp-web';
 
@@ -117,7 +139,20 @@ export function resolveConfig(env: Env, options: { dev?: boolean } = {}): Config
     billing: env.BILLING === 'on',
     legal: { termsUrl: env.TERMS_URL, privacyUrl: env.PRIVACY_URL },
     transmissions: {
-      dir: resolve(dataDir, 'transmissions'),
+      store:
+        env.TRANSMISSIONS_STORE === 's3'
+          ? {
+              backend: 's3',
+              endpoint: env.S3_ENDPOINT,
+              bucket: env.S3_BUCKET!,
+              region: env.S3_REGION!,
+              accessKeyId: env.S3_ACCESS_KEY_ID!,
+              secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: env.S3_FORCE_PATH_STYLE,
+              prefix: env.S3_PREFIX,
+            }
+          : { backend: 'database' },
+      legacyDir: resolve(dataDir, 'transmissions'),
       retentionHours: env.TRANSMISSION_RETENTION_HOURS,
       maxBytesPerChannel: Math.floor(env.TRANSMISSION_MAX_MB_PER_CHANNEL * 1024 * 1024),
     },

@@ -145,6 +145,20 @@ export const envSchema = z
     TRANSMISSION_MAX_MB_PER_CHANNEL: optionalString
       .transform((v) => (v === undefined ? 100 : Number(v)))
       .refine((n) => Number.isFinite(n) && n > 0 && n <= 1_000_000, 'must be MiB above 0'),
+    /** Where kept transmissions' audio lives: the database (default) or an S3-compatible bucket. */
+    TRANSMISSIONS_STORE: optionalString.pipe(z.enum(['database', 's3']).default('database')),
+    /** The S3-compatible server (unset: AWS S3 in S3_REGION). */
+    S3_ENDPOINT: url('https://s3.example.com'),
+    S3_BUCKET: optionalString,
+    S3_REGION: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    /** Bucket in the path (most self-hosted servers) rather than in the host name (AWS's default). */
+    S3_FORCE_PATH_STYLE: optionalString.pipe(z.enum(['true', 'false']).default('false')).transform((v) => v === 'true'),
+    /** Keys start with this, so deployments can share a bucket (each sweeps only its own). */
+    S3_PREFIX: optionalString
+      .default('transmissions/')
+      .refine((v) => /^[A-Za-z0-9_.\-/]{0,200}$/.test(v) && !v.startsWith('/'), 'must be letters, digits, "_", ".", "-" or "/", not starting with "/"'),
     /** Web Push signing keys; unset, the server makes a pair once and keeps it in the database. */
     VAPID_PUBLIC_KEY: base64urlBytes(65, 'a P-256 public key'),
     VAPID_PRIVATE_KEY: base64urlBytes(32, 'a P-256 private key'),
@@ -180,6 +194,11 @@ export const envSchema = z
     }
     if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && !vapidPairMatches(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['VAPID_PUBLIC_KEY'], message: 'is not the public key of VAPID_PRIVATE_KEY' });
+    }
+    if (env.TRANSMISSIONS_STORE === 's3') {
+      for (const name of ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when TRANSMISSIONS_STORE=s3' });
+      }
     }
     if (env.RTC_PORT_MIN > env.RTC_PORT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['RTC_PORT_MIN'], message: 'must not exceed RTC_PORT_MAX' });

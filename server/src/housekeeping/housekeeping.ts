@@ -38,6 +38,9 @@ export function registerHousekeeping(app: FastifyInstance, intervalMs = HOUSEKEE
       // Walkie-talkie transmissions past the retention window.
       for (const channelId of await app.ctx.transmissions.deleteExpired())
         app.ctx.channelEvents.publish({ type: 'transmissions_changed', channelId });
+      // Audio without a row and rows without audio (a crash between an S3 object and its row).
+      for (const channelId of await app.ctx.transmissions.sweepOrphans())
+        app.ctx.channelEvents.publish({ type: 'transmissions_changed', channelId });
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }

@@ -1,24 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { and, asc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transmission, TransmissionsResponse } from '../../../protocol/transmissions.js';
 import { displayName } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
 import { blocks, channelMembers, channels, transmissions, users } from '../db/schema.js';
+import type { AudioRef, StoredAudio, TransmissionAudioStore } from './audio-store/transmission-audio-store.js';
 import type { FinishedTransmission } from './transmission-recording.js';
 
 export interface TransmissionStoreOptions {
   db: Database;
-  /** Files live in `<dir>/<channelId>/<transmissionId>.ogg`. */
-  dir: string;
+  /** Where the audio lives: the database or an S3-compatible bucket, the same for every instance. */
+  audio: TransmissionAudioStore;
   retentionHours: number;
   maxBytesPerChannel: number;
   log: FastifyBaseLogger;
 }
-
-type FileRef = { id: string; channelId: number };
 
 /** The transmission's speaker and the user have no block between them, either way. */
 function notBlockedBetween(db: Database, userId: string) {
@@ -68,19 +65,14 @@ export function overLimit(
 }
 
 /**
- * Kept walkie-talkie transmissions: a row per transmission and its Ogg Opus file.
- * The file is written before the row is committed and removed if the row is not, so a row always
- * has its audio; a file whose row went (retention, size limit, deletions) is unlinked after commit.
+ * Kept walkie-talkie transmissions: a row per transmission and its Ogg Opus audio in the audio store
+ * (see `TransmissionAudioStore`), kept and deleted together, so any instance plays what any recorded.
  */
 export class TransmissionStore {
   constructor(private readonly options: TransmissionStoreOptions) {}
 
   get retentionHours(): number {
     return this.options.retentionHours;
-  }
-
-  private fileOf(ref: FileRef): string {
-    return join(this.options.dir, String(ref.channelId), `${ref.id}.ogg`);
   }
 
   /**
@@ -105,13 +97,8 @@ export class TransmissionStore {
     if (bytes > maxBytesPerChannel) return false;
 
     const ref = { id: randomUUID(), channelId };
-    const file = this.fileOf(ref);
-    await mkdir(join(this.options.dir, String(channelId)), { recursive: true });
-    await writeFile(`${file}.part`, transmission.ogg, { mode: 0o600 });
-    await rename(`${file}.part`, file);
-    let evicted: FileRef[];
-    try {
-      evicted = await db.transaction(async (tx) => {
+    const evicted = await this.options.audio.keep(ref, transmission.ogg, {
+      insertRow: async (tx) => {
         await tx.insert(transmissions).values({
           id: ref.id,
           channelId,
@@ -121,6 +108,8 @@ export class TransmissionStore {
           bytes,
           heardBy,
         });
+      },
+      rest: async (tx) => {
         const rows = await tx
           .select({
             id: transmissions.id,
@@ -133,12 +122,9 @@ export class TransmissionStore {
         const over = overLimit(rows, maxBytesPerChannel);
         if (over.length > 0) await tx.delete(transmissions).where(inArray(transmissions.id, over));
         return over.map((id) => ({ id, channelId }));
-      });
-    } catch (error) {
-      await unlink(file).catch(() => undefined);
-      throw error;
-    }
-    await this.unlinkAll(evicted);
+      },
+    });
+    await this.audioDeleted(evicted);
     return !evicted.some((gone) => gone.id === ref.id);
   }
 
@@ -180,15 +166,15 @@ export class TransmissionStore {
   }
 
   /**
-   * The audio file of a kept transmission of the channel, or null: also when a block stands between
-   * its speaker and the user who asks, either way.
+   * The audio of a kept transmission of the channel, or null: also when a block stands between its
+   * speaker and the user who asks, either way.
    */
-  async audioFile(
+  async audio(
     channelId: number,
     transmissionId: string,
     userId: string,
     now = new Date(),
-  ): Promise<string | null> {
+  ): Promise<StoredAudio | null> {
     const { db } = this.options;
     const [row] = await db
       .select({ id: transmissions.id })
@@ -202,7 +188,7 @@ export class TransmissionStore {
         ),
       )
       .limit(1);
-    return row ? this.fileOf({ id: row.id, channelId }) : null;
+    return row ? this.options.audio.read({ id: row.id, channelId }) : null;
   }
 
   /** The user has seen (or played) everything said so far: "N missed" starts again from zero. */
@@ -219,8 +205,19 @@ export class TransmissionStore {
       .delete(transmissions)
       .where(lt(transmissions.startedAt, this.cutoff(now)))
       .returning({ id: transmissions.id, channelId: transmissions.channelId });
-    await this.unlinkAll(gone);
+    await this.audioDeleted(gone);
     return [...new Set(gone.map((ref) => ref.channelId))];
+  }
+
+  /**
+   * Housekeeping: audio without a row and rows without audio go (see the audio store's sweep).
+   * Returns the channels whose list changed.
+   */
+  async sweepOrphans(now = new Date()): Promise<number[]> {
+    const { audioRemoved, rowsRemoved } = await this.options.audio.sweep(now);
+    if (audioRemoved > 0 || rowsRemoved.length > 0)
+      this.options.log.warn({ audioRemoved, rowsRemoved: rowsRemoved.length }, 'removed transmission audio without a row and rows without audio');
+    return [...new Set(rowsRemoved.map((ref) => ref.channelId))];
   }
 
   /** The channel's admin turned keeping off: what was kept goes too. */
@@ -229,20 +226,22 @@ export class TransmissionStore {
       .delete(transmissions)
       .where(eq(transmissions.channelId, channelId))
       .returning({ id: transmissions.id, channelId: transmissions.channelId });
-    await this.unlinkAll(gone);
+    await this.audioDeleted(gone);
     return gone.length;
   }
 
-  /** The channel was deleted (its rows went with it): its folder goes. */
+  /** The channel was deleted (its rows went with it): its audio goes. */
   async channelDeleted(channelId: number): Promise<void> {
-    await rm(join(this.options.dir, String(channelId)), { recursive: true, force: true });
+    await this.options.audio.channelDeleted(channelId).catch((error: unknown) => {
+      this.options.log.error({ err: error, channelId }, 'transmission audio left for the sweep');
+    });
   }
 
   /**
    * What an account deletion will take with it (their own transmissions, and every transmission of
-   * the channels they created): read before the rows cascade away, unlinked after.
+   * the channels they created): read before the rows cascade away, their audio deleted after.
    */
-  async filesOfUser(userId: string): Promise<FileRef[]> {
+  async audioOfUser(userId: string): Promise<AudioRef[]> {
     return this.options.db
       .select({ id: transmissions.id, channelId: transmissions.channelId })
       .from(transmissions)
@@ -250,13 +249,15 @@ export class TransmissionStore {
       .where(or(eq(transmissions.speakerId, userId), eq(channels.createdBy, userId)));
   }
 
-  async unlinkAll(refs: FileRef[]): Promise<void> {
-    for (const ref of refs) {
-      await unlink(this.fileOf(ref)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT')
-          this.options.log.error({ err: error, transmissionId: ref.id }, 'transmission file not deleted');
-      });
-    }
+  /**
+   * These rows were deleted (committed): their audio goes. A failure is logged, not thrown: the
+   * deletion stands, and the sweep removes the audio later.
+   */
+  async audioDeleted(refs: readonly AudioRef[]): Promise<void> {
+    if (refs.length === 0) return;
+    await this.options.audio.rowsDeleted(refs).catch((error: unknown) => {
+      this.options.log.error({ err: error, count: refs.length }, 'transmission audio left for the sweep');
+    });
   }
 
   private cutoff(now: Date): Date {

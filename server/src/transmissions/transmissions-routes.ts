@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
 import { channelParamsSchema } from '../../../protocol/channels.js';
@@ -28,15 +26,14 @@ export function registerTransmissionRoutes(app: FastifyInstance): void {
   app.get(API_PATHS.channelTransmissionAudio, async (request, reply) => {
     const { id, transmissionId } = transmissionParamsSchema.parse(request.params);
     const { user } = await requireChannelMember(request, id);
-    const file = await ctx.transmissions.audioFile(id, transmissionId, user.id);
-    const size = file ? await stat(file).then((s) => s.size, () => null) : null;
-    if (!file || size === null) throw notFound('Transmission not found');
+    const audio = await ctx.transmissions.audio(id, transmissionId, user.id);
+    if (!audio) throw notFound('Transmission not found');
     return reply
       .header('Content-Type', 'audio/ogg; codecs=opus')
-      .header('Content-Length', size)
+      .header('Content-Length', audio.size)
       // Removed members must not keep a copy in their cache.
       .header('Cache-Control', 'private, no-store')
-      .send(createReadStream(file));
+      .send(audio.body);
   });
 
   app.post(API_PATHS.channelTransmissionsRead, async (request) => {

@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransmissionsResponse } from '../../../protocol/transmissions.js';
 import {
@@ -11,8 +8,8 @@ import {
   type Person,
 } from '../testing/people.js';
 import { TestClient } from '../testing/http-client.js';
-import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { storedAudioOf, testStorages } from './audio-store/testing/test-audio-stores.js';
 import { TransmissionRecording } from './transmission-recording.js';
 
 const person = (server: TestServer, name: string) =>
@@ -40,7 +37,7 @@ const listOf = async (who: Person, channelId: number) => {
  * Through the real server: kept transmissions, "N missed", the audio for members
  * only, and every way they are deleted (keeping off, retention, size limit, channel, account).
  */
-describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (database) => {
+describe.each(testStorages())('kept walkie-talkie transmissions on $name', ({ database, store: audioStore }) => {
   let server: TestServer;
   let owner: Person;
   let ava: Person;
@@ -63,11 +60,10 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
     return id;
   };
   const store = () => server.app.ctx.transmissions;
-  const filesIn = async (id: number) =>
-    readdir(join(server.config.transmissions.dir, String(id))).catch(() => [] as string[]);
+  const audioIn = (id: number) => storedAudioOf(server, id);
 
   beforeAll(async () => {
-    server = await startTestServer(await database.open());
+    server = await startTestServer(await database.open(), audioStore.env());
     owner = await signInOwner(server, 'Olive Owner', 'olive.owner@example.com');
     ava = await person(server, 'Ava Talker');
     ben = await person(server, 'Ben Away');
@@ -173,25 +169,25 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
   it('forgets what is past the retention window, on the list at once and on disk at housekeeping', async () => {
     const old = spoken(ava.id, 1, new Date(Date.now() - 25 * 3_600_000));
     expect(await store().keep(channelId, old, [])).toBe(true);
-    const before = await filesIn(channelId);
+    const before = await audioIn(channelId);
     const listed = await listOf(ben, channelId);
     expect(listed.transmissions.some((t) => Date.parse(t.startedAt) === old.startedAt.getTime())).toBe(false);
 
     expect(await store().deleteExpired()).toEqual([channelId]);
-    const after = await filesIn(channelId);
+    const after = await audioIn(channelId);
     expect(after).toHaveLength(before.length - 1);
     expect((await listOf(ben, channelId)).transmissions).toHaveLength(listed.transmissions.length);
   });
 
   it('deletes what was kept when the admin turns keeping off, and keeps nothing more', async () => {
-    expect((await filesIn(channelId)).length).toBeGreaterThan(0);
+    expect((await audioIn(channelId)).length).toBeGreaterThan(0);
     const off = await owner.client.request(`/api/channels/${channelId}/talk-mode`, {
       method: 'PUT',
       json: { talkMode: 'walkie', keepTransmissions: false },
     });
     expect(((await off.json()) as { keepTransmissions: boolean }).keepTransmissions).toBe(false);
     expect((await listOf(ben, channelId)).transmissions).toEqual([]);
-    expect(await filesIn(channelId)).toEqual([]);
+    expect(await audioIn(channelId)).toEqual([]);
     expect(await store().keep(channelId, spoken(ava.id, 1), [])).toBe(false);
     // A member may not switch it back on.
     const refused = await ava.client.request(`/api/channels/${channelId}/talk-mode`, {
@@ -204,30 +200,31 @@ describe.each(testDatabases())('kept walkie-talkie transmissions on $name', (dat
   it('takes a channel’s audio with it when the channel is deleted', async () => {
     const doomed = await createChannel('Doomed', [ava]);
     expect(await store().keep(doomed, spoken(ava.id, 1), [])).toBe(true);
-    expect(await filesIn(doomed)).toHaveLength(1);
+    expect(await audioIn(doomed)).toHaveLength(1);
     expect((await owner.client.request(`/api/channels/${doomed}`, { method: 'DELETE' })).status).toBe(200);
-    expect(existsSync(join(server.config.transmissions.dir, String(doomed)))).toBe(false);
+    expect(await audioIn(doomed)).toEqual([]);
   });
 
   it('deletes a user’s own transmissions with their account, and nobody else’s', async () => {
     const shared = await createChannel('Shared', [ava, ben]);
     expect(await store().keep(shared, spoken(ava.id, 1), [])).toBe(true);
     expect(await store().keep(shared, spoken(ben.id, 1), [])).toBe(true);
-    expect(await filesIn(shared)).toHaveLength(2);
+    expect(await audioIn(shared)).toHaveLength(2);
     const deleted = await ava.client.request('/api/account', { method: 'DELETE', json: { password: 'correct horse battery' } });
     expect(deleted.status).toBe(200);
     const left = await listOf(ben, shared);
     expect(left.transmissions.map((t) => t.speaker.id)).toEqual([ben.id]);
-    expect(await filesIn(shared)).toEqual([`${left.transmissions[0]!.id}.ogg`]);
+    expect(await audioIn(shared)).toEqual([left.transmissions[0]!.id]);
   });
 });
 
-describe.each(testDatabases())('the size limit per channel on $name', (database) => {
+describe.each(testStorages())('the size limit per channel on $name', ({ database, store: audioStore }) => {
   let server: TestServer;
 
   beforeAll(async () => {
     // 20 KiB: four one-second transmissions (≈ 4.8 KB each) fit, a fifth pushes out the oldest.
     server = await startTestServer(await database.open(), {
+      ...audioStore.env(),
       TRANSMISSION_MAX_MB_PER_CHANNEL: String(20 / 1024),
     });
   });
@@ -247,8 +244,8 @@ describe.each(testDatabases())('the size limit per channel on $name', (database)
     }
     const { transmissions } = await listOf(owner, id);
     expect(transmissions.map((t) => Date.parse(t.startedAt))).toEqual([1, 2, 3, 4].map((n) => start + n * 1000));
-    const files = await readdir(join(server.config.transmissions.dir, String(id)));
-    expect(files.sort()).toEqual(transmissions.map((t) => `${t.id}.ogg`).sort());
+    const audio = await storedAudioOf(server, id);
+    expect(audio.sort()).toEqual(transmissions.map((t) => t.id).sort());
   });
 
   it('one speaker’s flood pushes out their own transmissions, not everyone else’s', async () => {
