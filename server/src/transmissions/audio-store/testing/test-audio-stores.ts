@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import type { S3StoreConfig } from '../s3-audio-store.js';
-import type { Config } from '../../../config/config.js';
+import type { Config, TransmissionsStoreConfig } from '../../../config/config.js';
 import type { Database } from '../../../db/database.js';
 import { transmissionAudio, transmissions } from '../../../db/schema.js';
 import type { AudioRef } from '../transmission-audio-store.js';
@@ -56,11 +56,10 @@ export function testAudioStores(): TestAudioStore[] {
   return list;
 }
 
-/** Every transmission audio the server's store holds, read from the store itself (not through Chirp). */
-export async function storedAudio(server: { config: Config; database: { db: Database } }): Promise<AudioRef[]> {
-  const store = server.config.transmissions.store;
+/** Every transmission audio the store holds, read from the store itself (not through Chirp). */
+export async function storedAudio(store: TransmissionsStoreConfig, db: Database): Promise<AudioRef[]> {
   if (store.backend === 'database') {
-    return server.database.db
+    return db
       .select({ id: transmissionAudio.transmissionId, channelId: transmissions.channelId })
       .from(transmissionAudio)
       .innerJoin(transmissions, eq(transmissions.id, transmissionAudio.transmissionId));
@@ -95,7 +94,7 @@ export async function storedAudioOf(
   server: { config: Config; database: { db: Database } },
   channelId: number,
 ): Promise<string[]> {
-  return (await storedAudio(server)).filter((ref) => ref.channelId === channelId).map((ref) => ref.id);
+  return (await storedAudio(server.config.transmissions.store, server.database.db)).filter((ref) => ref.channelId === channelId).map((ref) => ref.id);
 }
 
 /**
