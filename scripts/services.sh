@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The services Chirp's tests and developers use, installed when missing and started when stopped:
 # PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379), a LiveKit server in dev mode
-# (127.0.0.1:7880, key devkey / secret secret), nginx + openssl (installed only: the multi-instance
+# (127.0.0.1:7880, key devkey / secret secret), SeaweedFS as an S3-compatible server (127.0.0.1:8333,
+# key chirp-test / secret chirp-test-secret, bucket chirp-test), nginx + openssl (installed only: the multi-instance
 # test runs its own nginx with its own certificate) and Debian's coturn (installed only: the TURN
 # test starts its own). Idempotent and quick when everything already runs.
 #
 #   scripts/services.sh            install/start all, then print the test environment as `export` lines
 #   eval "$(scripts/services.sh)"  the same, exporting TEST_DATABASE_URL, TEST_REDIS_URL, TEST_LIVEKIT_*,
-#                                  TEST_NGINX_BINARY
+#                                  TEST_S3_*, TEST_NGINX_BINARY
 #   scripts/services.sh postgres redis   only those
 #
 # Progress goes to stderr; stdout carries only the export lines.
@@ -16,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 LIVEKIT_VERSION="${LIVEKIT_VERSION:-v1.13.5}"
+SEAWEEDFS_VERSION="${SEAWEEDFS_VERSION:-v0.0.0-20261109003541-7506e5f91cd6}"
 STATE_DIR="${CHIRP_SERVICES_DIR:-$HOME/.cache/chirp-services}"
 BIN_DIR="$STATE_DIR/bin"
 PG_ROLE=chirp_test
@@ -121,6 +123,61 @@ start_livekit() {
   echo "export TEST_LIVEKIT_WEBHOOK_RELAY=http://127.0.0.1:7890"
 }
 
+seaweedfs_binary() { echo "$BIN_DIR/weed-$SEAWEEDFS_VERSION"; }
+seaweedfs_install_pid=
+S3_PORT=8333
+S3_BUCKET=chirp-test
+S3_KEY=chirp-test
+S3_SECRET=chirp-test-secret
+
+# SeaweedFS's go.mod has a replace directive, so `go install module@version` refuses it: the module
+# is downloaded and built as the main module (one static binary, ~8 minutes from empty caches).
+install_seaweedfs() {
+  local binary; binary=$(seaweedfs_binary)
+  [ -x "$binary" ] && return 0
+  command -v go >/dev/null || { say "Go is needed to install SeaweedFS"; return 1; }
+  say "installing SeaweedFS $SEAWEEDFS_VERSION with go build (several minutes the first time)"
+  local dir out
+  dir=$(go mod download -json "github.com/seaweedfs/seaweedfs@$SEAWEEDFS_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -n "$dir" ] || { say "SeaweedFS $SEAWEEDFS_VERSION did not download"; return 1; }
+  out=$(mktemp -d)
+  if ! (cd "$dir" && CGO_ENABLED=0 go build -trimpath -o "$out/weed" ./weed) >&2; then
+    rm -rf "$out"; say "SeaweedFS $SEAWEEDFS_VERSION did not build"; return 1
+  fi
+  mv "$out/weed" "$binary"; rm -rf "$out"
+}
+
+s3_bucket_answers() {
+  curl -fsS -o /dev/null --aws-sigv4 aws:amz:us-east-1:s3 -u "$S3_KEY:$S3_SECRET" "http://127.0.0.1:$S3_PORT/$S3_BUCKET"
+}
+
+# `weed mini` (master, volume, filer and S3 gateway in one process) on loopback ports, with one
+# identity and the bucket made at start; tests use key prefixes of their own inside it.
+start_seaweedfs() {
+  local installed=0
+  if [ -n "$seaweedfs_install_pid" ]; then wait "$seaweedfs_install_pid" || installed=$?; seaweedfs_install_pid=; fi
+  [ "$installed" = 0 ] && install_seaweedfs || { say "SeaweedFS unavailable: the S3 store's suites will not run"; return 0; }
+  if ! s3_bucket_answers 2>/dev/null; then
+    local dir="$STATE_DIR/seaweedfs"
+    mkdir -p "$dir/data"
+    cat >"$dir/s3.json" <<JSON
+{"identities":[{"name":"$S3_KEY","credentials":[{"accessKey":"$S3_KEY","secretKey":"$S3_SECRET"}],"actions":["Admin","Read","Write","List","Tagging"]}]}
+JSON
+    say "starting SeaweedFS (S3 on 127.0.0.1:$S3_PORT, bucket $S3_BUCKET)"
+    nohup "$(seaweedfs_binary)" mini -dir="$dir/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
+      -s3.port=$S3_PORT -s3.config="$dir/s3.json" -bucket=$S3_BUCKET \
+      -master.port=9333 -volume.port=9340 -filer.port=8888 \
+      -webdav=false -admin.ui=false -admin.port.legacy=0 -s3.port.iceberg=0 -s3.port.lance=0 \
+      >"$STATE_DIR/seaweedfs.log" 2>&1 &
+    wait_for 60 s3_bucket_answers || { say "SeaweedFS did not start; see $STATE_DIR/seaweedfs.log"; return 1; }
+  fi
+  echo "export TEST_S3_ENDPOINT=http://127.0.0.1:$S3_PORT"
+  echo "export TEST_S3_BUCKET=$S3_BUCKET"
+  echo "export TEST_S3_REGION=us-east-1"
+  echo "export TEST_S3_ACCESS_KEY_ID=$S3_KEY"
+  echo "export TEST_S3_SECRET_ACCESS_KEY=$S3_SECRET"
+}
+
 # nginx for the multi-instance end-to-end test (e2e/multi-instance.spec.ts), which starts its own
 # nginx process with deploy/nginx/chirp.conf.template and a self-signed certificate from openssl.
 start_nginx() {
@@ -144,12 +201,12 @@ install_coturn() {
   echo "export TEST_TURNSERVER_BINARY=$(command -v turnserver)"
 }
 
-DEFAULT_SERVICES=(postgres redis livekit nginx coturn)
+DEFAULT_SERVICES=(postgres redis livekit seaweedfs nginx coturn)
 services=("$@")
 [ ${#services[@]} -gt 0 ] || services=("${DEFAULT_SERVICES[@]}")
 
-# On a fresh machine the installs are the slow part: LiveKit's `go install` (compiling, minutes) runs
-# in the background while apt fetches and unpacks every missing package in one transaction (plus
+# On a fresh machine the installs are the slow part: LiveKit's `go install` and SeaweedFS's `go build`
+# (compiling, minutes) run in the background, side by side, while apt fetches and unpacks every missing package in one transaction (plus
 # EXTRA_APT_PACKAGES, which .ci/run uses for Chromium); each start_* below then finds its part done.
 apt_packages=(${EXTRA_APT_PACKAGES:-})
 for service in "${services[@]}"; do
@@ -163,6 +220,10 @@ for service in "${services[@]}"; do
       if [ -z "$livekit_install_pid" ] && [ ! -x "$(livekit_binary)" ] && command -v go >/dev/null; then
         install_livekit & livekit_install_pid=$!
       fi ;;
+    seaweedfs)
+      if [ -z "$seaweedfs_install_pid" ] && [ ! -x "$(seaweedfs_binary)" ] && command -v go >/dev/null; then
+        install_seaweedfs & seaweedfs_install_pid=$!
+      fi ;;
   esac
 done
 [ ${#apt_packages[@]} -eq 0 ] || { say "installing ${apt_packages[*]}"; apt_install "${apt_packages[@]}"; }
@@ -172,6 +233,7 @@ for service in "${services[@]}"; do
     postgres) start_postgres ;;
     redis) start_redis ;;
     livekit) start_livekit ;;
+    seaweedfs) start_seaweedfs ;;
     nginx) start_nginx ;;
     janus) start_janus ;;
     coturn) install_coturn ;;

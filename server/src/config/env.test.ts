@@ -88,6 +88,27 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ VAPID_SUBJECT: 'http://example.com' })).toThrow(/VAPID_SUBJECT must be a mailto: address or an https: URL/);
   });
 
+  it('keeps transmissions in the database unless told s3, and then requires the bucket’s settings', () => {
+    expect(parseEnv({}).TRANSMISSIONS_STORE).toBe('database');
+    expect(() => parseEnv({ TRANSMISSIONS_STORE: 'disk' })).toThrow(/TRANSMISSIONS_STORE/);
+    const s3 = {
+      TRANSMISSIONS_STORE: 's3',
+      S3_ENDPOINT: 'http://127.0.0.1:8333',
+      S3_BUCKET: 'chirp',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+    const parsed = parseEnv(s3);
+    expect([parsed.S3_FORCE_PATH_STYLE, parsed.S3_PREFIX]).toEqual([true, 'transmissions/']);
+    expect(() => parseEnv({ ...s3, S3_BUCKET: '' })).toThrow(/S3_BUCKET is required when TRANSMISSIONS_STORE=s3/);
+    expect(() => parseEnv({ ...s3, S3_SECRET_ACCESS_KEY: undefined })).toThrow(/S3_SECRET_ACCESS_KEY is required/);
+    expect(() => parseEnv({ ...s3, S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT must be a URL/);
+    expect(() => parseEnv({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+    expect(() => parseEnv({ ...s3, S3_PREFIX: '/abs' })).toThrow(/S3_PREFIX/);
+  });
+
   it('requires a client id with an external issuer', () => {
     expect(() => parseEnv({ OIDC_ISSUER_URL: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID is required/);
   });
