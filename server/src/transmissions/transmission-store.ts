@@ -253,7 +253,7 @@ export class TransmissionStore {
    * These rows were deleted (committed): their audio goes. A failure is logged, not thrown: the
    * deletion stands, and the sweep removes the audio later.
    */
-  async audioDeleted(refs: readonly AudioRef[]): Promise<void> {
+  async audioDeleted(refs: AudioRef[]): Promise<void> {
     if (refs.length === 0) return;
     await this.options.audio.rowsDeleted(refs).catch((error: unknown) => {
       this.options.log.error({ err: error, count: refs.length }, 'transmission audio left for the sweep');

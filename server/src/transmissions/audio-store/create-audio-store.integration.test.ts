@@ -31,9 +31,9 @@ describe('choosing the transmission audio store at start', () => {
         await expect(
           createAudioStore(handle.db, { ...s3, secretAccessKey: 'not-the-secret', prefix: testPrefix() }, log),
         ).rejects.toThrow(StartRefusal);
-        const { store, close } = await createAudioStore(handle.db, { ...s3, prefix: testPrefix() }, log);
-        expect(store.backend).toBe('s3');
-        close();
+        const created = await createAudioStore(handle.db, { ...s3, prefix: testPrefix() }, log);
+        expect(created.store.backend).toBe('s3');
+        created.close();
       }
     } finally {
       await handle.close();
