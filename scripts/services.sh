@@ -141,7 +141,7 @@ install_seaweedfs() {
   dir=$(go mod download -json "github.com/seaweedfs/seaweedfs@$SEAWEEDFS_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [ -n "$dir" ] || { say "SeaweedFS $SEAWEEDFS_VERSION did not download"; return 1; }
   out=$(mktemp -d)
-  if ! (cd "$dir" && CGO_ENABLED=0 go build -trimpath -o "$out/weed" ./weed) >&2; then
+  if ! (cd "$dir" && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$out/weed" ./weed) >&2; then
     rm -rf "$out"; say "SeaweedFS $SEAWEEDFS_VERSION did not build"; return 1
   fi
   mv "$out/weed" "$binary"; rm -rf "$out"
