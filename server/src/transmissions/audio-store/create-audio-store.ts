@@ -3,7 +3,6 @@ import type { TransmissionsStoreConfig } from '../../config/config.js';
 import type { Database } from '../../db/database.js';
 import { StartRefusal } from '../../start-refusal.js';
 import { DatabaseAudioStore } from './database-audio-store.js';
-import { S3AudioStore } from './s3-audio-store.js';
 import type { TransmissionAudioStore } from './transmission-audio-store.js';
 
 /**
@@ -16,6 +15,8 @@ export async function createAudioStore(
   log: FastifyBaseLogger,
 ): Promise<{ store: TransmissionAudioStore; close(): void }> {
   if (config.backend === 'database') return { store: new DatabaseAudioStore(db), close: () => undefined };
+  // The AWS SDK loads only where it is used.
+  const { S3AudioStore } = await import('./s3-audio-store.js');
   const store = new S3AudioStore(db, config, log);
   try {
     await store.check();
