@@ -350,8 +350,9 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 /**
- * A kept walkie-talkie transmission: its audio is an Ogg Opus file named after
- * its id under the transmissions directory; the row and the file come and go together.
+ * A kept walkie-talkie transmission. Its Ogg Opus audio is in `transmission_audio` (written in the
+ * row's transaction, gone with it) or, with TRANSMISSIONS_STORE=s3, an object in the bucket (see
+ * decision 037); the row and its audio come and go together.
  */
 export const transmissions = pgTable(
   'transmissions',
