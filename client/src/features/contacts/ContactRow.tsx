@@ -39,27 +39,32 @@ export function ContactRow({
   // Contacts are added by e-mail (spec §3); someone without one can only be called.
   const canChange = isContact || Boolean(user.email);
   return (
-    <li className="flex items-center gap-3 rounded-lg px-2 py-1.5 hover:bg-accent/60">
+    <li className="flex items-center gap-2 rounded-lg px-2 py-1.5 hover:bg-accent/60">
       <UserAvatar name={name} imageUrl={user.profileImageUrl} />
-      <div className="grid min-w-0 flex-1">
+      <div className="grid min-w-0 flex-1 gap-0.5">
         <span className="truncate text-sm font-medium">{name}</span>
         {user.email && user.email !== name ? (
           <span className="truncate text-xs text-muted-foreground">{user.email}</span>
         ) : null}
+        {/* Under the name, so the row keeps room for the name and every button at 390 px. */}
+        {missed || missedTransmissions > 0 || isContact ? (
+          <span className="flex flex-wrap gap-1">
+            {missed ? (
+              <Badge variant="destructive">
+                <PhoneMissed aria-hidden="true" />
+                Missed call
+              </Badge>
+            ) : null}
+            {missedTransmissions > 0 ? (
+              <Badge variant="destructive">
+                <History aria-hidden="true" />
+                {TRANSMISSION_TEXTS.missed(missedTransmissions)}
+              </Badge>
+            ) : null}
+            {isContact ? <Badge variant="secondary">Contact</Badge> : null}
+          </span>
+        ) : null}
       </div>
-      {missed ? (
-        <Badge variant="destructive">
-          <PhoneMissed aria-hidden="true" />
-          Missed call
-        </Badge>
-      ) : null}
-      {missedTransmissions > 0 ? (
-        <Badge variant="destructive">
-          <History aria-hidden="true" />
-          {TRANSMISSION_TEXTS.missed(missedTransmissions)}
-        </Badge>
-      ) : null}
-      {isContact ? <Badge variant="secondary">Contact</Badge> : null}
       {canChange ? (
         <Button
           size="icon"
