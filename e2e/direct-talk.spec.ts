@@ -127,6 +127,16 @@ test('Ben, away while Ava talks to him twice, comes back to "2 missed" and hears
     timeout: 15_000,
   });
 
+  // A link naming the conversation's channel (as a notification's tap does) opens it again.
+  const [conversation] = (await (await ben.page.request.get('/api/conversations')).json()) as {
+    channel: { id: number };
+  }[];
+  await ben.page.keyboard.press('Escape');
+  await ben.page.goto(`/?channel=${conversation!.channel.id}`);
+  await expect(benBar.getByRole('heading', { name: avaPerson.name })).toBeVisible({
+    timeout: 15_000,
+  });
+
   for (const person of [ava, ben]) await person.context.close();
 });
 
