@@ -4,7 +4,7 @@ import { newPerson } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { expect, test, type SignedInUser } from './support/fixtures';
 import { installOutputProbe, watchOutput } from './support/output-probe';
-import { AUDIBLE, goOnline, open, userId, voiceReady } from './support/voice-audio';
+import { AUDIBLE, channelWith, goOnline, open, userId, voiceReady } from './support/voice-audio';
 
 /**
  * Direct walkie-talkie with a contact, in Chromium with real audio (on the built-in SFU, and on
@@ -172,5 +172,27 @@ test('someone blocked cannot start a conversation, and is told why', async ({ br
     }),
   ).toBeVisible();
 
+  for (const person of [ava, ben]) await person.context.close();
+});
+
+test('Talk on a member card opens the conversation with that member, and Back returns to the channel', async ({
+  browser,
+  baseURL,
+}) => {
+  const ava = await open(browser, someone('Ava'), 'tone');
+  const ben = await open(browser, someone('Ben'), 'tone');
+  await channelWith(browser, baseURL!, [ava, ben]);
+  const members = ava.page.getByRole('list', { name: 'Members' });
+  const benCard = members.getByTestId('member-card').filter({ hasText: ben.person.name });
+  // One's own card offers no Talk.
+  await expect(
+    members.getByRole('button', { name: `Talk with ${ava.person.name}` }),
+  ).toHaveCount(0);
+  await benCard.getByRole('button', { name: `Talk with ${ben.person.name}` }).click();
+  const bar = ava.page.getByTestId('conversation-bar');
+  await expect(bar.getByRole('heading', { name: ben.person.name })).toBeVisible();
+  await bar.getByRole('button', { name: 'Back to the channel' }).click();
+  await expect(bar).toBeHidden();
+  await expect(ava.page.getByRole('heading', { name: /^Voice / })).toBeVisible();
   for (const person of [ava, ben]) await person.context.close();
 });
