@@ -224,4 +224,18 @@ describe.each(testDatabases())('direct conversations on $name', (database) => {
     );
     expect(poke.status).toBe(200);
   });
+
+  it('goes with either person’s account, also when the other one started it', async () => {
+    const eve = await signIn(server, 'Eve Leaving', 'eve@example.com');
+    const id = await startConversation(ava, eve);
+    const deleted = await eve.client.request('/api/account', {
+      method: 'DELETE',
+      json: { password: 'correct horse battery' },
+    });
+    expect(deleted.status).toBe(200);
+    const rows = await server.database.db.select().from(channels).where(eq(channels.id, id));
+    expect(rows).toHaveLength(0);
+    // Ava's conversation with Ben stays.
+    expect((await conversationsOf(ava)).map((c) => c.channel.id)).toEqual([conversationId]);
+  });
 });

@@ -240,14 +240,30 @@ export class TransmissionStore {
 
   /**
    * What an account deletion will take with it (their own transmissions, and every transmission of
-   * the channels they created): read before the rows cascade away, unlinked after.
+   * the channels they created and of their direct conversations): read before the rows cascade
+   * away, unlinked after.
    */
   async filesOfUser(userId: string): Promise<FileRef[]> {
     return this.options.db
       .select({ id: transmissions.id, channelId: transmissions.channelId })
       .from(transmissions)
       .innerJoin(channels, eq(channels.id, transmissions.channelId))
-      .where(or(eq(transmissions.speakerId, userId), eq(channels.createdBy, userId)));
+      .where(
+        or(
+          eq(transmissions.speakerId, userId),
+          eq(channels.createdBy, userId),
+          and(
+            eq(channels.kind, 'direct'),
+            inArray(
+              channels.id,
+              this.options.db
+                .select({ id: channelMembers.channelId })
+                .from(channelMembers)
+                .where(eq(channelMembers.userId, userId)),
+            ),
+          ),
+        ),
+      );
   }
 
   async unlinkAll(refs: FileRef[]): Promise<void> {
