@@ -14,6 +14,7 @@ import {
   type Person,
 } from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
+import { TestSocket } from '../testing/test-socket.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
 /**
@@ -223,6 +224,37 @@ describe.each(testDatabases())('direct conversations on $name', (database) => {
       { method: 'POST' },
     );
     expect(poke.status).toBe(200);
+  });
+
+  it('keeps its socket traffic from anyone else: joining, talking and the floor are ignored', async () => {
+    const lobby = await createChannel(owner, 'Lobby');
+    await addToChannel(owner, lobby, cal);
+    const calSocket = await TestSocket.open(cal.client);
+    const avaSocket = await TestSocket.open(ava.client);
+    type Pushed = { type: string; channelId?: number };
+    try {
+      calSocket.send({ type: 'join_channel', channelId: conversationId, userId: cal.id });
+      calSocket.send({ type: 'start_talking', channelId: conversationId, userId: cal.id });
+      calSocket.send({ type: 'floor_request', channelId: conversationId });
+      // His own channel answers after those were handled (one socket's messages go in order).
+      calSocket.send({ type: 'join_channel', channelId: lobby, userId: cal.id });
+      await calSocket.next<Pushed>((m) => m.type === 'member_update' && m.channelId === lobby);
+      // A member's join is pushed to whoever joined the conversation's topic: only Ava.
+      avaSocket.send({ type: 'join_channel', channelId: conversationId, userId: ava.id });
+      await avaSocket.next<Pushed>(
+        (m) => m.type === 'member_update' && m.channelId === conversationId,
+      );
+      expect(
+        (calSocket.received as Pushed[]).filter((m) => m.channelId === conversationId),
+      ).toEqual([]);
+      const members = await body<{ id: string; isActiveInChannel: boolean }[]>(
+        await ava.client.request(`/api/channels/${conversationId}/members`),
+      );
+      expect(members.map((m) => m.id).sort()).toEqual([ava.id, ben.id].sort());
+    } finally {
+      await calSocket.close();
+      await avaSocket.close();
+    }
   });
 
   it('goes with either person’s account, also when the other one started it', async () => {
