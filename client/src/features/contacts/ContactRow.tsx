@@ -7,7 +7,7 @@ import { BusyIcon } from '../../ui/BusyIcon';
 import { Button } from '../../ui/Button';
 import { callController } from '../calls/call-runtime';
 import { markMissedCallsSeen, useMissedCalls } from '../calls/useCallHistory';
-import { CONVERSATION_TEXTS, openConversation } from '../conversations/open-conversation';
+import { CONVERSATION_TEXTS, openConversation } from '../channels/open-conversation';
 import { UserAvatar } from '../members/UserAvatar';
 import { TRANSMISSION_TEXTS } from '../transmissions/transmission-texts';
 import { useContactChange } from './useContactChange';

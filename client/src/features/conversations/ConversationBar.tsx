@@ -7,7 +7,7 @@ import { useAuth } from '../auth/useAuth';
 import { setCurrentChannelId } from '../channels/current-channel';
 import { MemberList } from '../members/MemberList';
 import { UserAvatar } from '../members/UserAvatar';
-import { CONVERSATION_TEXTS, conversationReturn } from './open-conversation';
+import { CONVERSATION_TEXTS, conversationReturn } from '../channels/open-conversation';
 
 const TransmissionsButton = lazy(() =>
   import('../transmissions/TransmissionsButton').then((m) => ({ default: m.TransmissionsButton })),

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { Spinner } from '../../ui/Spinner';
 import { useChannelMembers } from '../channels/useChannelMembers';
-import { openConversation } from '../conversations/open-conversation';
+import { openConversation } from '../channels/open-conversation';
 import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
 import { MemberVolumeSlider } from '../voice-preferences/MemberVolumeSlider';
 import { MemberCard } from './MemberCard';

@@ -3,9 +3,9 @@ import { API_PATHS } from '../../../../protocol/api-paths';
 import { conversationSchema, type Conversation } from '../../../../protocol/conversations';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
-import { CONVERSATIONS_KEY } from '../channels/channel-queries';
-import { getCurrentChannelId, setCurrentChannelId } from '../channels/current-channel';
-import { serverMessage } from '../channels/server-message';
+import { CONVERSATIONS_KEY } from './channel-queries';
+import { getCurrentChannelId, setCurrentChannelId } from './current-channel';
+import { serverMessage } from './server-message';
 
 export const CONVERSATION_TEXTS = {
   talk: (name: string) => `Talk with ${name}`,
