@@ -13,7 +13,7 @@ import { ContactRow } from './ContactRow';
 import { useContacts } from './useContacts';
 import { useImportContacts } from './useImportContacts';
 
-/** The top bar's Contacts dropdown: every other user with a call button, and Import (spec §2). */
+/** The top bar's Contacts dropdown: every other user with Talk, "N missed" and a call button, and Import (spec §2). */
 export function ContactsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   return (
