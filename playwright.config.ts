@@ -179,6 +179,7 @@ export default defineConfig({
               'livekit.spec.ts',
               'walkie-talkie.spec.ts',
               'missed-transmissions.spec.ts',
+              'direct-talk.spec.ts',
             ],
             grep: /@livekit/,
           },

@@ -29,6 +29,9 @@ export const API_PATHS = {
   channelTransmissionAudio: '/api/channels/:id/transmissions/:transmissionId/audio',
   channelTransmissionsRead: '/api/channels/:id/transmissions/read',
 
+  /** Direct walkie-talkie conversations: mine, and get-or-create one with a person. */
+  conversations: '/api/conversations',
+
   contacts: '/api/contacts',
   contact: '/api/contacts/:id',
 

@@ -30,6 +30,7 @@ import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerPushRoutes } from './push/push-routes.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
+import { registerConversationRoutes } from './conversations/conversations-routes.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { registerInviteRoutes } from './invites/invites-routes.js';
 import { registerMetrics } from './metrics/metrics.js';
@@ -132,6 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerChannelRoutes(app);
   registerTransmissionRoutes(app);
   registerContactRoutes(app);
+  registerConversationRoutes(app);
   registerBlockingRoutes(app);
   registerInviteRoutes(app);
   registerUsage(app);

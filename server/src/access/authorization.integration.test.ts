@@ -595,6 +595,20 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
     check: (_f, _actor, response) => expect(response).toEqual({ message: CONTACT_ADD_MESSAGE }),
   },
+  'GET /api/conversations': {
+    kind: 'rest',
+    route: 'GET /api/conversations',
+    path: () => '/api/conversations',
+    statuses: signedIn(200),
+  },
+  // Anyone signed in may open one with anyone (the rule of one-to-one calls), but not across a block.
+  'POST /api/conversations {outsider}': {
+    kind: 'rest',
+    route: 'POST /api/conversations',
+    path: () => '/api/conversations',
+    json: (f) => ({ userId: f.outsiderId }),
+    statuses: [401, 200, 200, 200, 200, 200, 200, 200, 403],
+  },
   'DELETE /api/contacts/{outsider}': {
     kind: 'rest',
     route: 'DELETE /api/contacts/:id',

@@ -1,6 +1,7 @@
+import { CONVERSATION_REFUSALS } from '../../../protocol/conversations.js';
 import { REMOVED_BY_ADMIN_MESSAGE } from '../../../protocol/invites.js';
 import type { Queryable } from '../db/database.js';
-import { insertMembership } from '../memberships/membership-store.js';
+import { findChannel, insertMembership } from '../memberships/membership-store.js';
 import { clearRemoval, standingRemoval } from '../memberships/removal-store.js';
 import { forbidden } from '../http/errors.js';
 
@@ -28,7 +29,7 @@ function overridesRemoval(door: MemberDoor, removedAt: Date): boolean {
 
 /**
  * Who may be a member: the one rule every door passes, inside the transaction that makes the
- * membership. A removal by someone else stands until a channel admin adds them again or they redeem
+ * membership. Nobody joins a direct conversation. A removal by someone else stands until a channel admin adds them again or they redeem
  * an invite minted after it; then it is cleared, and it no longer stands. Refuses with 403 otherwise.
  * Answers whether a membership was made (false: they already were a member).
  */
@@ -38,6 +39,9 @@ export async function admitMember(
   userId: string,
   door: MemberDoor,
 ): Promise<boolean> {
+  // A direct conversation's two members are its only ones, for good (decision 039).
+  if ((await findChannel(tx, channelId))?.kind === 'direct')
+    throw forbidden(CONVERSATION_REFUSALS.groupOnly);
   const removedAt = await standingRemoval(tx, channelId, userId);
   if (removedAt && !overridesRemoval(door, removedAt)) throw forbidden(REMOVED_BY_ADMIN_MESSAGE);
   const isNew = await insertMembership(tx, channelId, userId);

@@ -1,6 +1,6 @@
 import type { AddMemberBody } from '../../../protocol/channels.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { isChannelAdmin, type ChannelAccess } from './channel-guards.js';
+import { isChannelAdmin, requireGroupChannel, type ChannelAccess } from './channel-guards.js';
 import { hasAllChannelsAccess } from './tier-guards.js';
 
 /**
@@ -8,6 +8,7 @@ import { hasAllChannelsAccess } from './tier-guards.js';
  * add themselves (DESIGN §3: "they may join one themselves"). Free users join by invitation.
  */
 export function requireMayAdd(access: ChannelAccess, targetId: string): void {
+  requireGroupChannel(access);
   if (isChannelAdmin(access)) return;
   if (targetId !== access.user.id) throw forbidden('Only the channel admin can add members');
   if (!hasAllChannelsAccess(access.user))
@@ -19,6 +20,7 @@ export function requireMayAdd(access: ChannelAccess, targetId: string): void {
  * about an id or an address — only their own may be named (joining by themselves).
  */
 export function requireMayName(access: ChannelAccess, body: AddMemberBody): void {
+  requireGroupChannel(access);
   if (isChannelAdmin(access)) return;
   const namesSelf =
     'userId' in body ? body.userId === access.user.id : body.email === access.user.email?.toLowerCase();
@@ -31,6 +33,7 @@ export function requireMayName(access: ChannelAccess, body: AddMemberBody): void
  * The creator can neither leave nor be removed, so a channel always keeps its admin; they delete it instead.
  */
 export function requireMayRemove(access: ChannelAccess, targetId: string): void {
+  requireGroupChannel(access);
   const leaving = targetId === access.user.id;
   if (leaving && !access.membership) throw notFound('You are not a member of this channel');
   if (!leaving && !isChannelAdmin(access))

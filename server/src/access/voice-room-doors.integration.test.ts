@@ -18,6 +18,7 @@ import {
   addToChannel,
   createChannel,
   setTier,
+  startConversation,
   signIn,
   signInOwner,
   type Person,
@@ -36,6 +37,11 @@ interface Actor {
   billing: 'on' | 'off';
   /** Whether they were ever a member (a non-member never holds a token). */
   member: boolean;
+  /**
+   * The room is a direct conversation (the admin's with them when a member, else the admin's with
+   * the owner) rather than a channel of the admin's.
+   */
+  direct?: boolean;
   /** The change made after their tokens were minted (and, on LiveKit, after they first joined). */
   change?: (ctx: ChangeContext) => Promise<void>;
   token: number;
@@ -137,6 +143,51 @@ const ACTORS: Actor[] = [
     livekitRefreshedToken: 'admitted',
   },
   {
+    name: 'member of a direct conversation',
+    billing: 'on',
+    member: true,
+    direct: true,
+    token: 200,
+    sfu: 'admitted',
+    // Let in, without the publish right until they take the floor (walkie-talkie).
+    livekitJoin: 'silenced',
+    livekitOldToken: 'silenced',
+    livekitRefreshedToken: 'silenced',
+  },
+  {
+    // In a conversation of two, a block keeps them out: neither starts nor sends one.
+    name: 'direct conversation, the other blocked them',
+    billing: 'on',
+    member: true,
+    direct: true,
+    change: async ({ admin, actor }) => {
+      expect(
+        (await admin.client.request(`/api/users/${actor.id}/block`, { method: 'POST' })).status,
+      ).toBe(200);
+    },
+    token: 403,
+    sfu: 'refused',
+    livekitOldToken: 'refused',
+    livekitRefreshedToken: 'refused',
+  },
+  {
+    name: 'direct conversation, they blocked the other',
+    billing: 'on',
+    member: true,
+    direct: true,
+    change: async ({ admin, actor }) => {
+      expect(
+        (await actor.client.request(`/api/users/${admin.id}/block`, { method: 'POST' })).status,
+      ).toBe(200);
+    },
+    token: 403,
+    sfu: 'refused',
+    livekitOldToken: 'refused',
+    livekitRefreshedToken: 'refused',
+  },
+  // Another pair's conversation: to anyone else it does not exist.
+  { name: 'outsider to a direct conversation', billing: 'on', member: false, direct: true, token: 404 },
+  {
     name: 'member whose sign-in session ended',
     billing: 'on',
     member: true,
@@ -164,6 +215,10 @@ async function setUpActor(
 ): Promise<{ person: Person; channelId: number }> {
   serial++;
   const person = await signIn(cast.server, `Actor ${serial}`, `actor${serial}@example.com`);
+  if (actor.direct) {
+    const channelId = await startConversation(cast.admin, actor.member ? person : cast.superadmin);
+    return { person, channelId };
+  }
   const channelId = await createChannel(cast.admin, `Doors ${serial}`);
   if (actor.member) await addToChannel(cast.admin, channelId, person);
   return { person, channelId };
@@ -207,14 +262,14 @@ describe.each(testDatabases().slice(0, 1))(
       expect((await requestToken(cast.server, person, channelId)).status).toBe(actor.token);
       if (!before || !actor.sfu) return; // never a member: no token to try at the SFU
 
-      const observer = await sfuJoin(
-        cast.server,
-        (await requestToken(cast.server, cast.admin, channelId)).token!,
-      );
+      // The admin watches for the actor's mute; not where a block keeps the admin out too.
+      const watching = (await requestToken(cast.server, cast.admin, channelId)).token;
+      const observer = watching ? await sfuJoin(cast.server, watching) : undefined;
       const voice = await sfuJoin(cast.server, before.token!);
       try {
         let outcome: Outcome;
         if (voice.closeCode !== undefined || !voice.joined) outcome = 'refused';
+        else if (!observer) outcome = 'admitted';
         else {
           const silenced = () =>
             observer.messages.some(
@@ -226,7 +281,7 @@ describe.each(testDatabases().slice(0, 1))(
         expect(outcome).toBe(actor.sfu);
       } finally {
         await voice.close();
-        await observer.close();
+        await observer?.close();
       }
     });
   },
@@ -291,7 +346,8 @@ describe.runIf(livekitWithWebhooks)('who may be in a voice room: LiveKit', () =>
       const oldToken = (await requestToken(server, person, channelId)).token!;
       // Connected before the change: LiveKit hands this connection a refreshed token.
       const first = await join((await requestToken(server, person, channelId)).token!);
-      expect(await outcomeOf(server, channelId, first)).toBe('admitted');
+      // A direct conversation is walkie-talkie: on LiveKit, nobody publishes before taking the floor.
+      expect(await outcomeOf(server, channelId, first)).toBe(actor.direct ? 'silenced' : 'admitted');
       await first.waitFor(() => first.refreshedToken !== undefined, 10_000, 'a refreshed token');
       const refreshed = first.refreshedToken!;
       await actor.change?.({ server, admin: cast.admin, actor: person, channelId });

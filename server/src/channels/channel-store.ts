@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Channel } from '../../../protocol/channels.js';
 import type { ChannelTalkModeBody, ChannelTalkModeSettings } from '../../../protocol/talk-mode.js';
 import { notFound } from '../http/errors.js';
@@ -6,7 +6,12 @@ import type { Database } from '../db/database.js';
 import { channelMembers, channels } from '../db/schema.js';
 import { insertMembership, memberIdsOf } from '../memberships/membership-store.js';
 
+/**
+ * Channel lists hold group channels only: a direct conversation is its two members' (decision 039)
+ * and is listed by `GET /api/conversations` instead.
+ */
 async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
+  const groups = eq(channels.kind, 'group');
   const query = db
     .select({
       id: channels.id,
@@ -19,7 +24,10 @@ async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
     })
     .from(channels)
     .leftJoin(channelMembers, eq(channelMembers.channelId, channels.id));
-  return (where ? query.where(where) : query).groupBy(channels.id).orderBy(asc(channels.id));
+  return query
+    .where(where ? and(groups, where) : groups)
+    .groupBy(channels.id)
+    .orderBy(asc(channels.id));
 }
 
 export function listAllChannels(db: Database): Promise<Channel[]> {

@@ -11,7 +11,11 @@ import {
 } from '../../../protocol/invites.js';
 import { channelParamsSchema } from '../../../protocol/channels.js';
 import type { MessageResponse } from '../../../protocol/responses.js';
-import { requireChannelAdmin, requireChannelReader } from '../access/channel-guards.js';
+import {
+  requireChannelAdmin,
+  requireChannelReader,
+  requireGroupChannel,
+} from '../access/channel-guards.js';
 import { requireUser } from '../auth/require-user.js';
 import { notFound, tooManyRequests } from '../http/errors.js';
 import { acceptInvite } from './accept-invite.js';
@@ -22,7 +26,10 @@ import { inviteUrl } from './invite-token.js';
 /** A new link to the channel for one of its members (or a superadmin), counted per person and hour. */
 async function mintInvite(request: FastifyRequest, channelId: number): Promise<InviteResponse> {
   const { ctx } = request.server;
-  const { user } = await requireChannelReader(request, channelId);
+  const access = await requireChannelReader(request, channelId);
+  // Nobody joins a direct conversation: it has no invite links.
+  requireGroupChannel(access);
+  const { user } = access;
   const minted = await ctx.counters.counter('invite-mint', 3600).penalty(user.id);
   if (minted.consumedPoints > INVITES_PER_HOUR) {
     throw tooManyRequests('Too many invite links for now. Try again later, or reuse a link you made.');

@@ -62,3 +62,13 @@ export async function addToChannel(
 export async function body<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
+
+/** `person` opens (or finds) their direct conversation with `other`; answers its channel id. */
+export async function startConversation(person: Person, other: Pick<Person, 'id'>): Promise<number> {
+  const response = await person.client.request('/api/conversations', {
+    method: 'POST',
+    json: { userId: other.id },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { channel: { id: number } }).channel.id;
+}

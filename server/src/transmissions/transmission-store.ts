@@ -239,14 +239,30 @@ export class TransmissionStore {
 
   /**
    * What an account deletion will take with it (their own transmissions, and every transmission of
-   * the channels they created): read before the rows cascade away, their audio deleted after.
+   * the channels they created and of their direct conversations): read before the rows cascade
+   * away, their audio deleted after.
    */
   async audioOfUser(userId: string): Promise<AudioRef[]> {
     return this.options.db
       .select({ id: transmissions.id, channelId: transmissions.channelId })
       .from(transmissions)
       .innerJoin(channels, eq(channels.id, transmissions.channelId))
-      .where(or(eq(transmissions.speakerId, userId), eq(channels.createdBy, userId)));
+      .where(
+        or(
+          eq(transmissions.speakerId, userId),
+          eq(channels.createdBy, userId),
+          and(
+            eq(channels.kind, 'direct'),
+            inArray(
+              channels.id,
+              this.options.db
+                .select({ id: channelMembers.channelId })
+                .from(channelMembers)
+                .where(eq(channelMembers.userId, userId)),
+            ),
+          ),
+        ),
+      );
   }
 
   /**

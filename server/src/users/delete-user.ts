@@ -1,4 +1,4 @@
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, or } from 'drizzle-orm';
 import { deleteProviderState, localAccountOf } from '../auth/provider/account-maintenance.js';
 import type { Database } from '../db/database.js';
 import { channelMembers, channels, localAccounts, users } from '../db/schema.js';
@@ -12,7 +12,11 @@ export interface CreatedChannel {
 
 export interface DeletedUser {
   userId: string;
-  /** Channels the user created: deleted for everyone (a channel cannot outlive its admin, decision 020). */
+  /**
+   * Channels the user created: deleted for everyone (a channel cannot outlive its admin, decision
+   * 020); and their direct conversations, whoever started them (decision 039: a conversation is its
+   * two people's).
+   */
   createdChannels: CreatedChannel[];
   /** Channels the user was an ordinary member of. */
   memberOf: number[];
@@ -26,7 +30,8 @@ export async function channelsGoingWith(db: Database, userId: string): Promise<{
     .select({ id: channels.id, name: channels.name, members: count(channelMembers.userId) })
     .from(channels)
     .leftJoin(channelMembers, eq(channelMembers.channelId, channels.id))
-    .where(eq(channels.createdBy, userId))
+    // Their direct conversations go too, but are nobody's channels to list (decision 039).
+    .where(and(eq(channels.createdBy, userId), eq(channels.kind, 'group')))
     .groupBy(channels.id)
     .orderBy(channels.id);
 }
@@ -42,7 +47,11 @@ export async function deleteUserAndData(db: Database, userId: string): Promise<D
   return db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!user) return null;
-    const created = await tx.select({ id: channels.id, name: channels.name }).from(channels).where(eq(channels.createdBy, userId));
+    const mine = tx.select({ id: channelMembers.channelId }).from(channelMembers).where(eq(channelMembers.userId, userId));
+    const created = await tx
+      .select({ id: channels.id, name: channels.name })
+      .from(channels)
+      .where(or(eq(channels.createdBy, userId), and(eq(channels.kind, 'direct'), inArray(channels.id, mine))));
     const createdIds = created.map((c) => c.id);
     const members = createdIds.length
       ? await tx
@@ -61,6 +70,8 @@ export async function deleteUserAndData(db: Database, userId: string): Promise<D
       await deleteProviderState(tx, account.id);
       await tx.delete(localAccounts).where(eq(localAccounts.id, account.id));
     }
+    // Those started by the other person do not cascade with this user: deleted here.
+    if (createdIds.length) await tx.delete(channels).where(inArray(channels.id, createdIds));
     await tx.delete(users).where(eq(users.id, userId));
     return {
       userId,

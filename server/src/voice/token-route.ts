@@ -56,6 +56,7 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
     if (!access.admitted) {
       if (access.reason === 'over_limit') throw tooManyRequests(access.message);
       if (access.reason === 'session_ended') throw unauthorized();
+      if (access.reason === 'blocked') throw forbidden(access.message);
       throw forbidden('You are not a member of this channel');
     }
     const livekit = app.ctx.voice.livekit;

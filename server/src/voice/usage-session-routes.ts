@@ -30,6 +30,7 @@ export function registerUsageSessionRoutes(app: FastifyInstance): void {
     if (!access.admitted) {
       if (access.reason === 'over_limit') throw tooManyRequests(FREE_TIER_LIMIT_MESSAGE);
       if (access.reason === 'session_ended') throw unauthorized();
+      if (access.reason === 'blocked') throw forbidden(access.message);
       throw forbidden('You are not a member of this channel');
     }
     const sessionId = await startUsageSession(db(), user.id, channelId);

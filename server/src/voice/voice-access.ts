@@ -1,7 +1,8 @@
+import { CONVERSATION_REFUSALS } from '../../../protocol/conversations.js';
 import { FREE_TIER_LIMIT_MESSAGE } from '../../../protocol/usage.js';
 import { liveSessionExpiry } from '../auth/session-store.js';
 import { blockRelationsOf } from '../blocking/block-store.js';
-import { findChannel, findMembership } from '../memberships/membership-store.js';
+import { findChannel, findMembership, memberIdsOf } from '../memberships/membership-store.js';
 import type { Database } from '../db/database.js';
 import type { FloorStore } from '../floor/floor-store.js';
 import { mayConnect } from '../usage/usage-figures.js';
@@ -30,7 +31,7 @@ export interface VoiceFloorNow {
   expiresAt?: number | null;
 }
 
-export type VoiceRefusal = 'session_ended' | 'not_a_member' | 'over_limit';
+export type VoiceRefusal = 'session_ended' | 'not_a_member' | 'over_limit' | 'blocked';
 
 export type VoiceAccess =
   | {
@@ -49,6 +50,7 @@ const REFUSALS: Record<VoiceRefusal, string> = {
   session_ended: 'sign in again',
   not_a_member: 'not a member of this channel',
   over_limit: FREE_TIER_LIMIT_MESSAGE,
+  blocked: CONVERSATION_REFUSALS.unavailable,
 };
 
 const refuse = (reason: VoiceRefusal): VoiceAccess => ({
@@ -61,7 +63,8 @@ const refuse = (reason: VoiceRefusal): VoiceAccess => ({
  * Who may be in a channel's voice, decided in one place for every door (usage session start, the
  * token endpoint, the built-in SFU's join and resume, LiveKit's join webhook): the sign-in session
  * is live (when the door knows it), the user is a member of the channel, and — with billing on —
- * within the allowance or on pay-as-you-go. Admitted, it also says what the member may do now:
+ * within the allowance or on pay-as-you-go; in a direct conversation, no block stands between its
+ * two members (either way: a blocked person neither starts nor sends one). Admitted, it also says what the member may do now:
  * the admin mute, the walkie-talkie floor, and whose audio must not pass either way (blocks).
  */
 export async function mayOpenVoice(
@@ -80,6 +83,11 @@ export async function mayOpenVoice(
   if (deps.billing && !mayConnect(await usageOf(db, request.userId))) return refuse('over_limit');
   const channel = await findChannel(db, request.channelId);
   if (!channel) return refuse('not_a_member');
+  const blockedUserIds = await blockRelationsOf(db, request.userId);
+  if (channel.kind === 'direct') {
+    const members = await memberIdsOf(db, request.channelId);
+    if (members.some((id) => blockedUserIds.includes(id))) return refuse('blocked');
+  }
   const walkie = channel.talkMode === 'walkie';
   const grant = walkie ? await deps.floors?.current(request.channelId) : undefined;
   return {
@@ -88,7 +96,7 @@ export async function mayOpenVoice(
     floor: walkie
       ? { walkie, holderId: grant?.holderId ?? null, expiresAt: grant?.expiresAt ?? null }
       : { walkie, holderId: null },
-    blockedUserIds: await blockRelationsOf(db, request.userId),
+    blockedUserIds,
     ...(signInExpiresAt === undefined ? {} : { signInExpiresAt }),
   };
 }

@@ -6,6 +6,7 @@ import {
   channelsResponseSchema,
 } from '../../../../protocol/channels';
 import { contactsResponseSchema } from '../../../../protocol/contacts';
+import { conversationsResponseSchema } from '../../../../protocol/conversations';
 import { usersResponseSchema } from '../../../../protocol/users';
 import { parsedQuery } from '../../lib/query-client';
 
@@ -21,6 +22,8 @@ export const mutedUsersKey = (channelId: number) => [MUTED_USERS_BASE, channelId
 export const USERS_KEY = [API_PATHS.users] as const;
 export const CONTACTS_KEY = [API_PATHS.contacts] as const;
 export const BLOCKED_USERS_KEY = [API_PATHS.blockedUsers] as const;
+/** Direct conversations: channels of two, kept out of the channel lists (decision 039). */
+export const CONVERSATIONS_KEY = [API_PATHS.conversations] as const;
 
 /** Spec §7/§9: channel lists, members and contacts are polled this often. */
 export const CHANNEL_POLL_MS = 5000;
@@ -55,6 +58,10 @@ export const usersQuery = queryOptions({
 export const contactsQuery = queryOptions({
   queryKey: CONTACTS_KEY,
   queryFn: parsedQuery(contactsResponseSchema),
+});
+export const conversationsQuery = queryOptions({
+  queryKey: CONVERSATIONS_KEY,
+  queryFn: parsedQuery(conversationsResponseSchema),
 });
 export const blockedUsersQuery = queryOptions({
   queryKey: BLOCKED_USERS_KEY,

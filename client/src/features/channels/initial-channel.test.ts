@@ -49,6 +49,32 @@ describe('chooseInitialChannel', () => {
     ).toBe(3);
   });
 
+  it('opens a requested or last-open direct conversation, but never picks one by default', () => {
+    const groups = [{ id: 3 }, { id: 7 }];
+    const conversations = [{ id: 40 }];
+    // A notification's tap names the conversation's channel.
+    expect(
+      chooseInitialChannel({ requestedChannelId: 40, channels: groups, tier: 'free', conversations }),
+    ).toBe(40);
+    expect(
+      chooseInitialChannel({
+        requestedChannelId: null,
+        channels: groups,
+        tier: 'admin',
+        lastChannelId: 40,
+        conversations,
+      }),
+    ).toBe(40);
+    // Someone else's conversation is not mine to open.
+    expect(
+      chooseInitialChannel({ requestedChannelId: 41, channels: groups, tier: 'free', conversations }),
+    ).toBe(3);
+    // With no group channel, a non-admin still is not dropped into a conversation.
+    expect(
+      chooseInitialChannel({ requestedChannelId: null, channels: [], tier: 'free', conversations }),
+    ).toBeNull();
+  });
+
   it('has nothing to choose from an empty list', () => {
     expect(
       chooseInitialChannel({ requestedChannelId: null, channels: [], tier: 'free' }),

@@ -9,6 +9,11 @@ export type InitialChannelInput = {
   tier: SubscriptionTier;
   /** The channel the user had open last time in this browser (`last-channel.ts`). */
   lastChannelId?: number | null;
+  /**
+   * The user's direct conversations: one may be requested (a notification's tap) or reopened, but
+   * is never the default choice.
+   */
+  conversations?: readonly Pick<Channel, 'id'>[];
 };
 
 /**
@@ -23,13 +28,15 @@ export function chooseInitialChannel({
   channels,
   tier,
   lastChannelId = null,
+  conversations = [],
 }: InitialChannelInput): number | null {
+  const mine = (id: number) =>
+    channels.some((channel) => channel.id === id) ||
+    conversations.some((conversation) => conversation.id === id);
   if (requestedChannelId !== null) {
-    if (channels.length === 0 || channels.some((channel) => channel.id === requestedChannelId))
-      return requestedChannelId;
+    if (channels.length === 0 || mine(requestedChannelId)) return requestedChannelId;
   }
-  if (lastChannelId !== null && channels.some((channel) => channel.id === lastChannelId))
-    return lastChannelId;
+  if (lastChannelId !== null && mine(lastChannelId)) return lastChannelId;
   if (isAdminTier(tier)) return null;
   return channels[0]?.id ?? null;
 }

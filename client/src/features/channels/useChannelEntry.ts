@@ -12,6 +12,7 @@ import { getCurrentChannelId, setCurrentChannelId } from './current-channel';
 import { chooseInitialChannel } from './initial-channel';
 import { readLastChannel } from './last-channel';
 import { serverMessage } from './server-message';
+import { useConversations } from './useConversations';
 import { useUserChannels } from './useUserChannels';
 
 /** Invite tokens already being redeemed, so StrictMode's double effect posts each only once. */
@@ -42,12 +43,16 @@ export function useChannelEntry(): void {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const channels = useUserChannels();
+  const conversations = useConversations();
   const entryDone = useRef(false);
   const inviteStarted = useRef(false);
   const previousIds = useRef<number[]>([]);
   const tier = user?.subscriptionTier;
   const userId = user?.id;
   const list = channels.data;
+  const direct = conversations.data;
+  // A failed conversations list must not hold the entry back: then only group channels count.
+  const directFailed = conversations.isError;
 
   // An invite link: redeem it, then connect to its channel regardless of the cached list.
   useEffect(() => {
@@ -83,9 +88,11 @@ export function useChannelEntry(): void {
       });
   }, [user, queryClient]);
 
-  // No invite token: the requested channel or the default, once the user's channels are known.
+  // No invite token: the requested channel (a group channel or a direct conversation, as a
+  // notification's tap names it) or the default, once the user's channels are known.
   useEffect(() => {
     if (entryDone.current || inviteStarted.current || !list || !tier || !userId) return;
+    if (!direct && !directFailed) return;
     entryDone.current = true;
     if (getCurrentChannelId() !== null) return;
     const { channelId: requested } = readChannelEntry(
@@ -97,13 +104,14 @@ export function useChannelEntry(): void {
       channels: list,
       tier,
       lastChannelId: readLastChannel(userId),
+      conversations: (direct ?? []).map((conversation) => conversation.channel),
     });
     if (requested !== null && chosen === requested) connected(chosen);
     else {
       clearChannelEntry(window.sessionStorage, window.location, window.history);
       setCurrentChannelId(chosen);
     }
-  }, [list, tier, userId]);
+  }, [list, direct, directFailed, tier, userId]);
 
   // Later changes of the list: when the current channel left it (removed, deleted), or a non-admin
   // without a channel got one (added by an admin), apply the default choice again.

@@ -6,13 +6,14 @@ import { Popover, PopoverContent, PopoverTrigger } from '../../ui/Popover';
 import { BusyIcon } from '../../ui/BusyIcon';
 import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
+import { useConversations } from '../channels/useConversations';
 import { useUsers } from '../channels/useUsers';
 import { TopBarButton } from '../shell/TopBarButton';
 import { ContactRow } from './ContactRow';
 import { useContacts } from './useContacts';
 import { useImportContacts } from './useImportContacts';
 
-/** The top bar's Contacts dropdown: every other user with a call button, and Import (spec §2). */
+/** The top bar's Contacts dropdown: every other user with Talk, "N missed" and a call button, and Import (spec §2). */
 export function ContactsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   return (
@@ -20,14 +21,20 @@ export function ContactsMenu({ defaultOpen = false }: { defaultOpen?: boolean })
       <PopoverTrigger asChild>
         <TopBarButton icon={Users} label="Contacts" />
       </PopoverTrigger>
-      <PopoverContent aria-label="Contacts">{open ? <ContactsPanel /> : null}</PopoverContent>
+      <PopoverContent aria-label="Contacts">
+        {open ? <ContactsPanel onTalk={() => setOpen(false)} /> : null}
+      </PopoverContent>
     </Popover>
   );
 }
 
-function ContactsPanel() {
+function ContactsPanel({ onTalk }: { onTalk: () => void }) {
   const { user: me } = useAuth();
   const users = useUsers();
+  const conversations = useConversations();
+  const missed = new Map(
+    (conversations.data ?? []).map((conversation) => [conversation.user.id, conversation.missed]),
+  );
   const contacts = useContacts();
   const importContacts = useImportContacts();
   const contactIds = new Set((contacts.data ?? []).map((contact) => contact.id));
@@ -63,7 +70,13 @@ function ContactsPanel() {
       ) : (
         <ul className="grid gap-0.5">
           {others.map((user) => (
-            <ContactRow key={user.id} user={user} isContact={contactIds.has(user.id)} />
+            <ContactRow
+              key={user.id}
+              user={user}
+              isContact={contactIds.has(user.id)}
+              missedTransmissions={missed.get(user.id) ?? 0}
+              onTalk={onTalk}
+            />
           ))}
         </ul>
       )}

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Channel } from '../../../../protocol/channels';
-import { ALL_CHANNELS_KEY, userChannelsKey } from '../channels/channel-queries';
+import type { Conversation } from '../../../../protocol/conversations';
+import { ALL_CHANNELS_KEY, CONVERSATIONS_KEY, userChannelsKey } from '../channels/channel-queries';
 import type { CurrentChannelSource } from '../presence/live-members';
 import type { Toast } from '../presence/online-state';
 import type { PresenceStore } from '../presence/presence-store';
@@ -29,11 +30,18 @@ export const FLOOR_TOASTS = {
   muted: { title: 'You are muted', description: 'A channel admin muted you in this channel' },
 } as const;
 
-/** The channel's record in whichever list the tab has polled (the user's own, else all). */
+/**
+ * The channel's record in whichever list the tab has polled (the user's own, else all, else the
+ * direct conversations, which are walkie-talkie channels of two).
+ */
 function channelRecord(queryClient: QueryClient, userId: string, channelId: number) {
   const find = (key: readonly unknown[]) =>
     queryClient.getQueryData<Channel[]>(key)?.find((channel) => channel.id === channelId);
-  return find(userChannelsKey(userId)) ?? find(ALL_CHANNELS_KEY);
+  const direct = () =>
+    queryClient
+      .getQueryData<Conversation[]>(CONVERSATIONS_KEY)
+      ?.find((conversation) => conversation.channel.id === channelId)?.channel;
+  return find(userChannelsKey(userId)) ?? find(ALL_CHANNELS_KEY) ?? direct();
 }
 
 /**

@@ -89,7 +89,12 @@ export function ChannelBar({ channelId }: { channelId: number }) {
           <InviteButton channelId={channelId} />
         </div>
       </div>
-      <MemberList channelId={channelId} selfId={user?.id ?? ''} canRemove={canManage} />
+      <MemberList
+        channelId={channelId}
+        selfId={user?.id ?? ''}
+        canRemove={canManage}
+        offerTalk
+      />
       {canManage && addingUsed ? (
         <Suspense fallback={null}>
           <AddMembersDialog

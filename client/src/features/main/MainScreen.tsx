@@ -3,7 +3,9 @@ import { useAuth } from '../auth/useAuth';
 import { ChannelBar } from './ChannelBar';
 import { useCurrentChannel } from '../channels/current-channel';
 import { useChannelEntry } from '../channels/useChannelEntry';
+import { useConversation, useConversations } from '../channels/useConversations';
 import { ShareButton } from '../invites/ShareButton';
+import { Suspense, lazy } from 'react';
 import { Hash, Users } from 'lucide-react';
 import { AppLayout } from '../shell/AppLayout';
 import { DeferredTopBarMenu } from '../shell/DeferredTopBarMenu';
@@ -15,6 +17,10 @@ import { VoiceControlsSlot } from './VoiceControlsSlot';
 // The menus' code loads just after the screen first renders (a smaller first load).
 const loadContactsMenu = () => import('../contacts/ContactsMenu').then((m) => m.ContactsMenu);
 const loadChannelsMenu = () => import('../channels/ChannelsMenu').then((m) => m.ChannelsMenu);
+// A direct conversation's bar loads when one is first opened.
+const ConversationBar = lazy(() =>
+  import('../conversations/ConversationBar').then((m) => ({ default: m.ConversationBar })),
+);
 
 /**
  * The signed-in main screen (spec §2): top bar menus, the voice area (owned by the presence and
@@ -25,6 +31,8 @@ export function MainScreen() {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   useChannelEntry();
+  const conversations = useConversations();
+  const conversation = useConversation(channelId);
   const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
 
   return (
@@ -39,14 +47,20 @@ export function MainScreen() {
         <NoChannelPrompt isAdmin={isAdmin} />
       ) : (
         <div className="flex flex-1 flex-col gap-6">
-          <h1 className="sr-only">Channel</h1>
+          <h1 className="sr-only">{conversation ? 'Conversation' : 'Channel'}</h1>
           <section
             aria-label="Voice"
             className="flex flex-1 flex-col items-center justify-center gap-6 py-4"
           >
             <VoiceControlsSlot />
           </section>
-          <ChannelBar channelId={channelId} />
+          {conversation ? (
+            <Suspense fallback={null}>
+              <ConversationBar conversation={conversation} />
+            </Suspense>
+          ) : conversations.isPending ? null : (
+            <ChannelBar channelId={channelId} />
+          )}
         </div>
       )}
     </AppLayout>

@@ -55,4 +55,15 @@ describe('MemberCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove Cal Tester' }));
     expect(onRemove).toHaveBeenCalledWith(expect.objectContaining({ id: 'u2' }));
   });
+
+  it('offers Talk (a one-to-one conversation) when given, and no button otherwise', () => {
+    const onTalk = vi.fn();
+    render(
+      <ul>
+        <MemberCard member={member()} onTalk={onTalk} />
+      </ul>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Talk with Cal Tester' }));
+    expect(onTalk).toHaveBeenCalledWith(expect.objectContaining({ id: 'u2' }));
+  });
 });

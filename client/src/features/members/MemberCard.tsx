@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { MicOff, UserMinus } from 'lucide-react';
+import { MicOff, RadioTower, UserMinus } from 'lucide-react';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { cn } from '../../lib/cn';
 import { Badge } from '../../ui/Badge';
@@ -13,6 +13,8 @@ export type MemberCardProps = {
   member: ChannelMember;
   /** Marks the signed-in user's own card. */
   isSelf?: boolean;
+  /** Shows "Talk" (a one-to-one walkie-talkie conversation with them), on other members. */
+  onTalk?: (member: ChannelMember) => void;
   /** Shows the remove button (admins, on other members). */
   onRemove?: (member: ChannelMember) => void;
   isRemoving?: boolean;
@@ -29,6 +31,7 @@ export type MemberCardProps = {
 export function MemberCard({
   member,
   isSelf = false,
+  onTalk,
   onRemove,
   isRemoving = false,
   isAudible = false,
@@ -77,6 +80,18 @@ export function MemberCard({
             ) : null}
           </div>
         </div>
+        {onTalk ? (
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={`Talk with ${member.name}`}
+            title={`Talk with ${member.name}`}
+            className="text-primary"
+            onClick={() => onTalk(member)}
+          >
+            <RadioTower aria-hidden="true" />
+          </Button>
+        ) : null}
         {onRemove ? (
           <Button
             size="icon"

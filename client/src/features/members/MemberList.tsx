@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { Spinner } from '../../ui/Spinner';
 import { useChannelMembers } from '../channels/useChannelMembers';
+import { openConversation } from '../channels/open-conversation';
 import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
 import { MemberVolumeSlider } from '../voice-preferences/MemberVolumeSlider';
 import { MemberCard } from './MemberCard';
@@ -13,6 +15,8 @@ export type MemberListProps = {
   selfId: string;
   /** Whether the remove button shows on other members (channel admins), never on the creator. */
   canRemove: boolean;
+  /** Offers "Talk" (a direct conversation) on other members: in group channels. */
+  offerTalk?: boolean;
 };
 
 /** Who is speaking or present first, so the bar reads like a room. */
@@ -25,7 +29,8 @@ function byPresence(a: ChannelMember, b: ChannelMember): number {
 }
 
 /** The current channel's member cards (spec §2), refetched every 5 s. */
-export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
+export function MemberList({ channelId, selfId, canRemove, offerTalk = false }: MemberListProps) {
+  const queryClient = useQueryClient();
   const members = useChannelMembers(channelId);
   const removeMember = useRemoveMember(channelId);
   const audible = useSpeakingUserIds();
@@ -40,6 +45,7 @@ export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
     );
 
   const sorted = [...(members.data ?? [])].sort(byPresence);
+  const talk = (member: ChannelMember) => void openConversation(queryClient, member.id);
   const remove = (member: ChannelMember) => {
     setRemoving(member.id);
     removeMember.mutate(member.id, { onSettled: () => setRemoving(null) });
@@ -52,6 +58,7 @@ export function MemberList({ channelId, selfId, canRemove }: MemberListProps) {
           key={member.id}
           member={member}
           isSelf={member.id === selfId}
+          onTalk={offerTalk && member.id !== selfId ? talk : undefined}
           // The channel's admin (its creator) cannot be removed (DESIGN §3), so offer no button that fails.
           onRemove={
             canRemove && member.id !== selfId && member.role !== 'admin' ? remove : undefined

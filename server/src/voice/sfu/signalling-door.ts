@@ -30,7 +30,7 @@ export type SfuAdmission =
       /** When the sign-in session behind the token expires (ms): its voice ends then. */
       signInExpiresAt?: number;
     }
-  | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit'; message: string };
+  | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit' | 'blocked'; message: string };
 
 export type SfuAdmitted = Extract<SfuAdmission, { admitted: true }>;
 
@@ -38,6 +38,7 @@ const REFUSAL_CODES = {
   not_a_member: VOICE_CLOSE_CODES.kicked,
   session_ended: VOICE_CLOSE_CODES.unauthorized,
   over_limit: VOICE_CLOSE_CODES.unauthorized,
+  blocked: VOICE_CLOSE_CODES.kicked,
 } as const;
 
 /** What the door hands a socket over to once it may come in, and what it tells about it after. */

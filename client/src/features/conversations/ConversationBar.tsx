@@ -1,0 +1,59 @@
+import { Suspense, lazy } from 'react';
+import { ArrowLeft } from 'lucide-react';
+import type { Conversation } from '../../../../protocol/conversations';
+import { displayName } from '../../../../protocol/user';
+import { Button } from '../../ui/Button';
+import { useAuth } from '../auth/useAuth';
+import { setCurrentChannelId } from '../channels/current-channel';
+import { MemberList } from '../members/MemberList';
+import { UserAvatar } from '../members/UserAvatar';
+import { CONVERSATION_TEXTS, conversationReturn } from '../channels/open-conversation';
+
+const TransmissionsButton = lazy(() =>
+  import('../transmissions/TransmissionsButton').then((m) => ({ default: m.TransmissionsButton })),
+);
+
+/**
+ * The bottom bar of a one-to-one conversation: a walkie-talkie channel of two, so the voice area
+ * above (ONLINE, hold to talk, the floor) works as in any channel. Here: the way back, the other
+ * person's name as the title, what was kept ("N missed" and the player) and both people's cards.
+ */
+export function ConversationBar({ conversation }: { conversation: Conversation }) {
+  const { user } = useAuth();
+  const name = displayName(conversation.user);
+  // The player names the conversation by the person, not the stored channel name.
+  const channel = { ...conversation.channel, name };
+  return (
+    <section
+      aria-labelledby="channel-bar-title"
+      data-testid="conversation-bar"
+      className="grid gap-4 rounded-2xl border bg-card p-4 shadow-sm sm:p-5"
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <div className="flex min-w-[12rem] flex-1 items-center gap-2">
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={CONVERSATION_TEXTS.backLabel}
+            onClick={() => setCurrentChannelId(conversationReturn())}
+          >
+            <ArrowLeft aria-hidden="true" />
+          </Button>
+          <UserAvatar name={name} imageUrl={conversation.user.profileImageUrl} />
+          <div className="grid min-w-0">
+            <h2 id="channel-bar-title" className="truncate text-base font-semibold">
+              {name}
+            </h2>
+            <p className="text-xs text-muted-foreground">{CONVERSATION_TEXTS.subtitle}</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Suspense fallback={null}>
+            <TransmissionsButton channel={channel} />
+          </Suspense>
+        </div>
+      </div>
+      <MemberList channelId={channel.id} selfId={user?.id ?? ''} canRemove={false} />
+    </section>
+  );
+}
