@@ -23,12 +23,29 @@ export interface CallTimings {
   disconnectGraceMs: number;
 }
 
+/** A call as its push notifications see it. */
+export interface PushedCall {
+  id: string;
+  callerId: string;
+  receiverId: string;
+}
+
+/** What the call service tells of a call its receiver may not see (push notifications); never waits. */
+export interface CallPushes {
+  /** It rings: the receiver's devices ring too. */
+  ringing(call: PushedCall): void;
+  /** It rang and nobody answered (timed out, or the caller gave up). */
+  missed(call: PushedCall): void;
+}
+
 export interface CallServiceDeps {
   db: Database;
   bus: Bus;
   presence: PresenceReader;
   log: FastifyBaseLogger;
   timings: CallTimings;
+  /** Push notifications of a ringing and of a missed call, to the receiver's devices. */
+  pushes?: CallPushes | undefined;
 }
 
 /**
@@ -78,6 +95,8 @@ export class CallService {
       contactProfileImageUrl: caller.profileImageUrl,
       isInitiator: false,
     };
+    // Started first (it never waits): a device that got the ring on its socket knows its push was decided.
+    this.deps.pushes?.ringing({ id: callId, callerId, receiverId });
     await this.send(receiverId, incoming);
     this.later(this.timings.ringTimeoutMs, () => this.ringTimedOut(callId));
   }
@@ -120,7 +139,7 @@ export class CallService {
   async end(socket: ClientSocket, message: EndCall): Promise<void> {
     const call = await findCall(this.deps.db, message.callId);
     if (!call || (call.callerId !== socket.userId && call.receiverId !== socket.userId)) return;
-    await this.finish(call, 'hangup');
+    await this.finish(call, 'hangup', socket.userId);
   }
 
   /** After the user's last socket anywhere closed: their calls end unless they are back in time. */
@@ -139,9 +158,13 @@ export class CallService {
     this.timers.clear();
   }
 
-  private async finish(call: CallRow, reason: 'hangup' | 'disconnected'): Promise<void> {
-    const ended = await transition(this.deps.db, call.id, ['ringing', 'active'], 'ended', reason);
+  private async finish(call: CallRow, reason: 'hangup' | 'disconnected', by?: string): Promise<void> {
+    // Ended while it still rang (the caller gave up, or a party went away): the receiver missed it,
+    // unless they hung up themselves.
+    const unanswered = await transition(this.deps.db, call.id, ['ringing'], 'ended', reason);
+    const ended = unanswered ?? (await transition(this.deps.db, call.id, ['active'], 'ended', reason));
     if (!ended) return;
+    if (unanswered && by !== unanswered.receiverId) this.deps.pushes?.missed(unanswered);
     const message: CallServerMessage = { type: 'call_ended', callId: call.id, reason };
     await this.send(call.callerId, message);
     await this.send(call.receiverId, message);
@@ -151,6 +174,7 @@ export class CallService {
   private async ringTimedOut(callId: string): Promise<void> {
     const missed = await transition(this.deps.db, callId, ['ringing'], 'missed');
     if (!missed) return;
+    this.deps.pushes?.missed(missed);
     await this.send(missed.callerId, { type: 'call_missed', callId });
     await this.send(missed.receiverId, { type: 'call_missed', callId });
     await this.closeRoom(missed);

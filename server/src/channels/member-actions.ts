@@ -30,6 +30,8 @@ export interface AddMemberDeps {
   /** For the new member's card. */
   presence: PresenceReader;
   channelEvents: Publish;
+  /** One added by an admin is told on their devices where Chirp is not open. */
+  pushes?: { added(channelId: number, byId: string, userId: string): void } | undefined;
 }
 
 /** What removing a member touches: their voice ends and any floor they held is freed. */
@@ -94,6 +96,8 @@ export async function addMember(
   });
   const member = await loadMember(db, deps.presence, channelId, targetId);
   if (!member) throw notFound('User not found'); // removed again in between
+  if (door.kind === 'added-by-admin' && targetId !== access.user.id)
+    deps.pushes?.added(channelId, access.user.id, targetId);
   deps.channelEvents.publish({ type: 'member_added', channelId, member });
   return member;
 }

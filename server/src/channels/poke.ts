@@ -11,6 +11,8 @@ export interface PokeDeps {
   db: Database;
   limiter: PokeLimiter;
   channelEvents: Pick<ChannelEvents, 'publish'>;
+  /** The target's devices where Chirp is not open are told too. */
+  pushes?: { poked(channelId: number, fromId: string, toId: string): void } | undefined;
 }
 
 /** A member nudges another member (DESIGN §3 "Poke"); the socket layer delivers it. */
@@ -25,5 +27,6 @@ export async function poke(deps: PokeDeps, access: ChannelAccess, targetId: stri
   if (await hasBlocked(db, targetId, from)) throw forbidden('You cannot poke this member');
   if (!deps.limiter.tryPoke(from, targetId))
     throw tooManyRequests('Please wait 10 seconds before poking this member again');
+  deps.pushes?.poked(channelId, from, targetId);
   deps.channelEvents.publish({ type: 'poke', channelId, from, to: targetId });
 }
