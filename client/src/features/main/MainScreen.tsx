@@ -8,6 +8,7 @@ import { Hash, Users } from 'lucide-react';
 import { AppLayout } from '../shell/AppLayout';
 import { DeferredTopBarMenu } from '../shell/DeferredTopBarMenu';
 import { UsageAlertBanner } from '../usage/UsageAlertBanner';
+import { usePushTap } from '../notifications/usePushTap';
 import { NoChannelPrompt } from './NoChannelPrompt';
 import { TopBarStatusSlot } from './TopBarStatusSlot';
 import { VoiceControlsSlot } from './VoiceControlsSlot';
@@ -25,6 +26,7 @@ export function MainScreen() {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   useChannelEntry();
+  usePushTap();
   const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
 
   return (
