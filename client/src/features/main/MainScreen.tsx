@@ -1,3 +1,5 @@
+import { Suspense, lazy } from 'react';
+import { useSearch } from 'wouter';
 import { isAdminTier } from '../../../../protocol/user';
 import { useAuth } from '../auth/useAuth';
 import { ChannelBar } from './ChannelBar';
@@ -8,7 +10,7 @@ import { Hash, Users } from 'lucide-react';
 import { AppLayout } from '../shell/AppLayout';
 import { DeferredTopBarMenu } from '../shell/DeferredTopBarMenu';
 import { UsageAlertBanner } from '../usage/UsageAlertBanner';
-import { usePushTap } from '../notifications/usePushTap';
+import { mayHoldTapTarget } from '../notifications/tap-query';
 import { NoChannelPrompt } from './NoChannelPrompt';
 import { TopBarStatusSlot } from './TopBarStatusSlot';
 import { VoiceControlsSlot } from './VoiceControlsSlot';
@@ -16,6 +18,10 @@ import { VoiceControlsSlot } from './VoiceControlsSlot';
 // The menus' code loads just after the screen first renders (a smaller first load).
 const loadContactsMenu = () => import('../contacts/ContactsMenu').then((m) => m.ContactsMenu);
 const loadChannelsMenu = () => import('../channels/ChannelsMenu').then((m) => m.ChannelsMenu);
+// A tapped notification's target (a call, a channel, a transmission): its code loads when there is one.
+const PushTapHandler = lazy(() =>
+  import('../notifications/PushTapHandler').then((m) => ({ default: m.PushTapHandler })),
+);
 
 /**
  * The signed-in main screen (spec §2): top bar menus, the voice area (owned by the presence and
@@ -26,7 +32,7 @@ export function MainScreen() {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
   useChannelEntry();
-  usePushTap();
+  const search = useSearch();
   const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
 
   return (
@@ -37,6 +43,11 @@ export function MainScreen() {
       share={<ShareButton />}
     >
       <UsageAlertBanner />
+      {mayHoldTapTarget(search) ? (
+        <Suspense fallback={null}>
+          <PushTapHandler />
+        </Suspense>
+      ) : null}
       {channelId === null ? (
         <NoChannelPrompt isAdmin={isAdmin} />
       ) : (

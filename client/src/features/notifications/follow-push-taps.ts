@@ -1,5 +1,5 @@
 import { navigate } from 'wouter/use-browser-location';
-import { PUSH_TAP_MESSAGE } from './service-worker/push-routing';
+import { PUSH_TAP_MESSAGE } from './service-worker/push-tap-message';
 
 /**
  * A notification tapped while Chirp is open: the service worker focuses this window and posts the

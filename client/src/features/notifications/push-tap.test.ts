@@ -17,6 +17,7 @@ describe('readTapTarget', () => {
     expect(readTapTarget('?channel=abc')).toBeNull();
     expect(readTapTarget('?channel=0')).toBeNull();
     expect(readTapTarget('?invite=xyz')).toBeNull();
+    expect(readTapTarget('?channel=4&invite=xyz')).toBeNull();
   });
   it('removes only its own parameters once acted on', () => {
     expect(withoutTapTarget('?channel=3&play=t1')).toBe('');

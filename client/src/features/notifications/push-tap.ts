@@ -1,4 +1,5 @@
 import type { CallHistoryEntry } from '../../../../protocol/calls';
+import { INVITE_URL_PARAMS } from '../../../../protocol/invites';
 import type { CallState } from '../calls/call-state';
 
 /** What a notification's tap asks the main screen to open (`pushTapUrl` in protocol/push.ts). */
@@ -6,9 +7,13 @@ export type TapTarget =
   | { kind: 'call'; callId: string }
   | { kind: 'channel'; channelId: number; play: string | null };
 
-/** The tap target in a location's query (`?call=…` or `?channel=…[&play=…]`), if any. */
+/**
+ * The tap target in a location's query (`?call=…` or `?channel=…[&play=…]`), if any. An invite
+ * link (`?channel=…&invite=…`) is not one: the invite is redeemed first (`useChannelEntry`).
+ */
 export function readTapTarget(search: string): TapTarget | null {
   const params = new URLSearchParams(search);
+  if (params.has(INVITE_URL_PARAMS.token)) return null;
   const callId = params.get('call');
   if (callId) return { kind: 'call', callId };
   const channel = params.get('channel');

@@ -9,10 +9,6 @@ export const FALLBACK_NOTIFICATION: PushPayload = {
   url: '/',
 };
 
-/** The message a service worker posts to an open window it routes a tap to. */
-export const PUSH_TAP_MESSAGE = 'chirp-push-tap';
-export type PushTapMessage = { type: typeof PUSH_TAP_MESSAGE; url: string };
-
 /**
  * The notification a push shows: its payload when it is one (`protocol/push.ts`), otherwise the
  * fallback. `readJson` is `PushMessageData.json`, which throws on text that is not JSON.

@@ -1,11 +1,5 @@
-import {
-  notificationForPush,
-  PUSH_TAP_MESSAGE,
-  tapPath,
-  windowForTap,
-  type PushTapMessage,
-  type WindowLike,
-} from './push-routing';
+import { notificationForPush, tapPath, windowForTap, type WindowLike } from './push-routing';
+import { PUSH_TAP_MESSAGE, type PushTapMessage } from './push-tap-message';
 
 /**
  * The service worker's push handling, bundled on its own (`push-sw.js`) and loaded by the generated

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { PUSH_SUBSCRIBED_MESSAGE, pushPayloadSchema, type PushPayload } from '../protocol/push';
+import {
+  DeviceKeys,
+  LocalPushService,
+  type ReceivedPush,
+} from '../server/src/push/testing/local-push-service';
+import { newPerson, type Person } from './support/accounts';
+import { expect, signInAndOpen, test } from './support/fixtures';
+
+/**
+ * Web Push end to end in Chromium. Headless Chromium cannot reach a real push service, so the ONE
+ * thing stood in for is the browser's push service: `PushManager.prototype.subscribe` (and
+ * `getSubscription`) in the page return a subscription whose endpoint is a local HTTPS push service
+ * this test starts (the server trusts its certificate: playwright.config.ts) and whose keys this test
+ * holds. Everything else is real: the Settings screen, the server's VAPID-signed, encrypted push
+ * (RFC 8291), its decryption here with the device's keys, the app's service worker receiving it
+ * through the DevTools protocol (`ServiceWorker.deliverPushMessage`) and showing the notification.
+ */
+
+const certificate = () => {
+  const certFile = process.env.E2E_PUSH_CERT_FILE;
+  const keyFile = process.env.E2E_PUSH_KEY_FILE;
+  if (!certFile || !keyFile) throw new Error('E2E_PUSH_CERT_FILE/E2E_PUSH_KEY_FILE missing (playwright.config.ts)');
+  return { certFile, keyFile };
+};
+
+let pushService: LocalPushService;
+test.beforeAll(async () => {
+  pushService = await LocalPushService.start(certificate());
+});
+test.afterAll(async () => {
+  await pushService.close();
+});
+
+/** A device: a browser context whose push subscription lands at the local push service. */
+interface Device {
+  context: BrowserContext;
+  keys: DeviceKeys;
+  endpoint: string;
+}
+
+/** Installed before the app loads: the browser's push service, stood in for (see above). */
+function standInPushService(device: { endpoint: string; p256dh: string; auth: string }) {
+  if (typeof PushManager === 'undefined') return;
+  const STORE = 'e2e-push-subscription-key';
+  const subscription = (key: number[]) => ({
+    endpoint: device.endpoint,
+    expirationTime: null,
+    options: { userVisibleOnly: true, applicationServerKey: new Uint8Array(key).buffer },
+    toJSON: () => ({ endpoint: device.endpoint, expirationTime: null, keys: { p256dh: device.p256dh, auth: device.auth } }),
+    unsubscribe: () => {
+      localStorage.removeItem(STORE);
+      return Promise.resolve(true);
+    },
+  });
+  PushManager.prototype.subscribe = function (options?: PushSubscriptionOptionsInit) {
+    const raw = options?.applicationServerKey;
+    const key = raw instanceof ArrayBuffer ? new Uint8Array(raw) : ArrayBuffer.isView(raw) ? new Uint8Array(raw.buffer) : new Uint8Array();
+    localStorage.setItem(STORE, JSON.stringify(Array.from(key)));
+    return Promise.resolve(subscription(Array.from(key)) as unknown as PushSubscription);
+  };
+  PushManager.prototype.getSubscription = function () {
+    const stored = localStorage.getItem(STORE);
+    return Promise.resolve(stored ? (subscription(JSON.parse(stored) as number[]) as unknown as PushSubscription) : null);
+  };
+}
+
+async function newDevice(browser: Browser, baseURL: string): Promise<Device> {
+  const context = await browser.newContext();
+  await context.grantPermissions(['notifications', 'microphone'], { origin: baseURL });
+  const keys = new DeviceKeys();
+  const endpoint = pushService.endpoint();
+  const { p256dh, auth } = keys.subscription(endpoint).keys;
+  await context.addInitScript(standInPushService, { endpoint, p256dh, auth });
+  return { context, keys, endpoint };
+}
+
+/** Turns notifications on from Settings → Notifications, as a person would. */
+async function turnOn(page: Page): Promise<void> {
+  await page.goto('/settings');
+  const card = page.locator('#notifications');
+  await card.getByRole('button', { name: 'Turn on notifications on this device' }).click();
+  await expect(card.getByText(PUSH_SUBSCRIBED_MESSAGE)).toBeVisible();
+}
+
+/** The pushes the local push service took for one device. */
+const pushesTo = (device: Device): ReceivedPush[] =>
+  pushService.received.filter((push) => push.path === new URL(device.endpoint).pathname);
+
+/** The next push for `device` that `match` accepts, decrypted with its keys. */
+async function nextPush(device: Device, match: (payload: PushPayload) => boolean): Promise<{ text: string; payload: PushPayload }> {
+  let found: { text: string; payload: PushPayload } | undefined;
+  await expect
+    .poll(
+      () => {
+        for (const push of pushesTo(device)) {
+          const text = device.keys.decrypt(push.body);
+          const payload = pushPayloadSchema.parse(JSON.parse(text));
+          if (match(payload)) found = { text, payload };
+        }
+        return found !== undefined;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** Hands a push message to the page's service worker, as the browser does when its push service delivers it. */
+async function deliverToServiceWorker(page: Page, data: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(page.url()).origin;
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin));
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registration, data });
+  await cdp.detach();
+}
+
+type Shown = { title: string; body: string; tag: string; data: unknown };
+async function notificationsShown(page: Page): Promise<Shown[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
+  });
+}
+
+const someone = (first: string): Person => newPerson(first, `P${randomBytes(3).toString('hex')}`);
+
+test('Settings → Notifications: turn on, a test notification through the push service and the service worker, turn off', async ({
+  browser,
+  baseURL,
+}) => {
+  const device = await newDevice(browser, baseURL!);
+  const page = await device.context.newPage();
+  await signInAndOpen(page, someone('Nia'));
+  await turnOn(page);
+  const card = page.locator('#notifications');
+
+  await card.getByRole('button', { name: 'Send a test notification' }).click();
+  const test = await nextPush(device, (payload) => payload.kind === 'test');
+  await deliverToServiceWorker(page, test.text);
+  await expect.poll(() => notificationsShown(page)).toContainEqual(
+    expect.objectContaining({ title: test.payload.title, body: test.payload.body, tag: test.payload.tag }),
+  );
+
+  // One thing, one notification: the same tag replaces it.
+  await card.getByRole('button', { name: 'Send a test notification' }).click();
+  await expect.poll(() => pushesTo(device).length).toBe(2);
+  await deliverToServiceWorker(page, device.keys.decrypt(pushesTo(device)[1]!.body));
+  // A push the worker cannot read still shows a notification (Safari revokes silent pushers).
+  await deliverToServiceWorker(page, 'not json');
+  await expect.poll(async () => (await notificationsShown(page)).map((n) => n.tag).sort()).toEqual(['chirp', test.payload.tag]);
+
+  await card.getByRole('button', { name: 'Turn off' }).click();
+  await expect(card.getByRole('button', { name: 'Turn on notifications on this device' })).toBeVisible();
+  // The server forgot the device: a test for it is refused.
+  const refused = await page.request.post('/api/push/test', {
+    data: { endpoint: device.endpoint },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(refused.status()).toBe(404);
+  await device.context.close();
+});
+
+for (const width of [390, 1280]) {
+  test(`Settings → Notifications at ${width} px`, async ({ browser, baseURL }, testInfo) => {
+    const device = await newDevice(browser, baseURL!);
+    const page = await device.context.newPage();
+    await page.setViewportSize({ width, height: 900 });
+    await signInAndOpen(page, someone('Ola'));
+    await turnOn(page);
+    const card = page.locator('#notifications');
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: testInfo.outputPath(`notifications-${width}.png`) });
+    // Nothing of the card runs off a phone's screen.
+    const box = await card.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    await device.context.close();
+  });
+}
