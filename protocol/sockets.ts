@@ -71,6 +71,14 @@ export const channelClientMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ChannelClientMessage = z.infer<typeof channelClientMessageSchema>;
 
+/**
+ * Whether the page of this socket is visible (`document.visibilityState`): sent on open and on every
+ * change. A sign-in session with a visible page somewhere is present, and its device gets no push
+ * notification (it sees the event in the page). A socket that has not said is taken as hidden.
+ */
+export const visibilitySchema = z.object({ type: z.literal('visibility'), visible: z.boolean() });
+export type VisibilityMessage = z.infer<typeof visibilitySchema>;
+
 /** A member's card changed; clients update it in place by id, or append it (spec §3). */
 export const memberUpdateSchema = z.object({
   type: z.literal('member_update'),
@@ -127,6 +135,7 @@ export const wsClientMessageSchema = z.discriminatedUnion('type', [
   leaveChannelSchema,
   startTalkingSchema,
   stopTalkingSchema,
+  visibilitySchema,
   floorRequestSchema,
   floorReleaseSchema,
   initiateCallSchema,

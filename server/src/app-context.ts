@@ -5,6 +5,7 @@ import type { FloorService } from './floor/floor-service.js';
 import type { Counters } from './limits/counters.js';
 import type { SignInSlowdown } from './auth/provider/sign-in-slowdown.js';
 import type { SignupFacts } from './auth/provider/signup-policy.js';
+import type { PushNotifier } from './push/push-notifier.js';
 import type { PushSender } from './push/push-sender.js';
 import type { PresenceService } from './presence/presence-service.js';
 import type { Bus } from './realtime/bus.js';
@@ -40,6 +41,8 @@ export interface AppContext {
   readonly transmissions: TransmissionStore;
   /** Web Push to users' devices, signed with the keys every instance shares. */
   readonly push: PushSender;
+  /** What events call to push to the devices of people not looking at Chirp. */
+  readonly notifier: PushNotifier;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
   /** The voice provider (told inside admin mute, removal and deletion) and the built-in SFU, if any. */

@@ -28,6 +28,7 @@ import { registerJsonOnlyApi } from './http/json-only.js';
 import { registerRequestIdHeader, requestIdOptions } from './http/request-id.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerPushPreferencesRoutes } from './push/push-preferences-routes.js';
 import { registerPushRoutes } from './push/push-routes.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { loggerOptions } from './logging/logger-options.js';
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerHousekeeping(app);
   registerAccountRoutes(app);
   registerPushRoutes(app);
+  registerPushPreferencesRoutes(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev);

@@ -24,6 +24,8 @@ import { meterEmbeddedVoice } from './voice/voice-metering.js';
 import { createVoice } from './voice/voice.js';
 import { livekitUserRemoval } from './voice/livekit/livekit-user-removal.js';
 import { endVoiceOfSession } from './voice/session-voice.js';
+import { callPushes } from './push/call-pushes.js';
+import { PushNotifier } from './push/push-notifier.js';
 import { PushSender } from './push/push-sender.js';
 import { loadVapidKeys } from './push/vapid-keys.js';
 import type { Agent as HttpsAgent } from 'node:https';
@@ -99,6 +101,15 @@ export async function compose({
       : undefined,
   );
   const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
+  const push = new PushSender({
+    db,
+    keys: await loadVapidKeys(db, config.push),
+    subject: config.push.subject,
+    log: log.child({ feature: 'push' }),
+    agent: pushAgent,
+  });
+  // Events push to the devices of people who are not looking at Chirp (no visible page there).
+  const notifier = new PushNotifier({ db, sender: push, presence, log: log.child({ feature: 'push' }) });
   const floorStore: FloorStore = config.redisUrl
     ? new RedisFloorStore(config.redisUrl, config.redisPrefix, onRedisError)
     : new MemoryFloorStore();
@@ -142,6 +153,7 @@ export async function compose({
     presence,
     log: log.child({ feature: 'calls' }),
     timings: { ...DEFAULT_CALL_TIMINGS, ...callTimings },
+    pushes: callPushes(notifier, db),
   });
 
   // A socket that may no longer see a channel stops being present in it, on whichever instance.
@@ -202,14 +214,6 @@ export async function compose({
   ];
   for (const timer of timers) timer.unref();
 
-  const push = new PushSender({
-    db,
-    keys: await loadVapidKeys(db, config.push),
-    subject: config.push.subject,
-    log: log.child({ feature: 'push' }),
-    agent: pushAgent,
-  });
-
   const ctx: AppContext = Object.freeze({
     config,
     database,
@@ -227,6 +231,7 @@ export async function compose({
     channelEvents,
     calls,
     push,
+    notifier,
     voice,
     floor,
     transmissions,
@@ -238,6 +243,7 @@ export async function compose({
       stopMetering();
       stopRecording();
       calls.close();
+      await notifier.idle();
       floor.close();
       await livekitTransmissions?.close();
       presence.close();

@@ -189,6 +189,8 @@ const I = 'ignored' as const;
 const N = 'no-socket' as const;
 const memberEffect: Outcomes<SocketOutcome> = [N, I, E, E, I, E, I, I, E];
 const nobody: Outcomes<SocketOutcome> = [N, I, I, I, I, I, I, I, I];
+/** Every signed-in actor, for what is about their own session only. */
+const ownEffect: Outcomes<SocketOutcome> = [N, E, E, E, E, E, E, E, E];
 /** The SFU admits by voice token alone: anyone may open /rtc, only a member's token joins. */
 const rtcRefused: Outcomes<SocketOutcome> = [I, I, I, I, I, I, I, I, I];
 
@@ -666,6 +668,32 @@ const ROWS: Record<string, Row> = {
     json: () => ({ endpoint: 'https://push.example/not-subscribed' }),
     statuses: signedIn(200),
   },
+  'GET /api/push/preferences': {
+    kind: 'rest',
+    route: 'GET /api/push/preferences',
+    path: () => '/api/push/preferences',
+    statuses: signedIn(200),
+  },
+  'PUT /api/push/preferences': {
+    kind: 'rest',
+    route: 'PUT /api/push/preferences',
+    path: () => '/api/push/preferences',
+    json: () => ({ calls: true, pokes: true, transmissions: true, channelAdds: true }),
+    statuses: signedIn(200),
+  },
+  'GET /api/channels/{id}/notify': {
+    kind: 'rest',
+    route: 'GET /api/channels/:id/notify',
+    path: (f) => `/api/channels/${f.channelId}/notify`,
+    statuses: members(200, 403),
+  },
+  'PUT /api/channels/{id}/notify': {
+    kind: 'rest',
+    route: 'PUT /api/channels/:id/notify',
+    path: (f) => `/api/channels/${f.channelId}/notify`,
+    json: () => ({ notify: true }),
+    statuses: members(200, 403),
+  },
   'POST /api/push/test {a device not the caller\'s}': {
     kind: 'rest',
     route: 'POST /api/push/test',
@@ -835,6 +863,18 @@ const ROWS: Record<string, Row> = {
       await c.barrier();
       const presence = await c.presenceOf(c.f.self);
       return presence.isActiveInChannel && !presence.isTalking ? E : I;
+    },
+  },
+  'ws visibility': {
+    kind: 'socket',
+    socket: 'ws',
+    message: 'visibility',
+    // Only ever about the socket's own sign-in session: what the server stops pushing to.
+    outcomes: ownEffect,
+    run: async (c) => {
+      c.ws!.send({ type: 'visibility', visible: true });
+      await c.barrier();
+      return (await c.visibleSessions(c.f.self)).size > 0 ? E : I;
     },
   },
   'ws floor_request': {
@@ -1047,6 +1087,8 @@ interface SocketCase {
   /** Resolves once the server handled everything this actor sent on /ws before it. */
   barrier(): Promise<void>;
   presenceOf(userId: string): Promise<{ isActiveInChannel: boolean; isTalking: boolean }>;
+  /** The user's sign-in sessions with a visible page (their devices get no push). */
+  visibleSessions(userId: string): Promise<Set<string>>;
   callStatus(callId: string): Promise<string | undefined>;
   /** Sends one message on a fresh /rtc socket: 'joined', or the close code. */
   rtc(message: unknown): Promise<'joined' | number>;
@@ -1392,6 +1434,7 @@ describe(`authorization of every route and socket message on ${database.name}`, 
           ws!.send({ type: 'initiate_call', callId, receiverId: f.self, roomName: `r-${callId}` });
           await ws!.next((m) => m.callId === callId);
         },
+        visibleSessions: (userId) => server.app.ctx.presence.visibleSessions(userId),
         presenceOf: async (userId) => {
           const state = (await server.app.ctx.presence.presenceIn(f.channelId, [userId])).get(
             userId,

@@ -14,6 +14,7 @@ import type { Database } from '../db/database.js';
 import { userTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
+import type { CallPushes } from '../push/call-pushes.js';
 import { findUserById } from '../users/user-directory.js';
 import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
 import { findCall, liveCallsOf, startCall, transition, type CallRow } from './call-store.js';
@@ -29,6 +30,8 @@ export interface CallServiceDeps {
   presence: PresenceReader;
   log: FastifyBaseLogger;
   timings: CallTimings;
+  /** Push notifications of a ringing and of a missed call, to the receiver's devices. */
+  pushes?: CallPushes | undefined;
 }
 
 /**
@@ -65,6 +68,8 @@ export class CallService {
     if (outcome === 'busy') return refuse(DECLINE_REASONS.busy);
     if (outcome === 'taken') return refuse(DECLINE_REASONS.invalid);
 
+    // Started first (it never waits): a device that got the ring on its socket knows its push was decided.
+    this.deps.pushes?.ringing({ id: callId, callerId, receiverId });
     await this.send(receiverId, incomingCall({ id: callId, roomName }, caller));
     this.later(this.timings.ringTimeoutMs, () => this.ringTimedOut(callId));
   }
@@ -107,7 +112,7 @@ export class CallService {
   async end(socket: ClientSocket, message: EndCall): Promise<void> {
     const call = await findCall(this.deps.db, message.callId);
     if (!call || (call.callerId !== socket.userId && call.receiverId !== socket.userId)) return;
-    await this.finish(call, 'hangup');
+    await this.finish(call, 'hangup', socket.userId);
   }
 
   /**
@@ -138,9 +143,13 @@ export class CallService {
     this.timers.clear();
   }
 
-  private async finish(call: CallRow, reason: 'hangup' | 'disconnected'): Promise<void> {
-    const ended = await transition(this.deps.db, call.id, ['ringing', 'active'], 'ended', reason);
+  private async finish(call: CallRow, reason: 'hangup' | 'disconnected', by?: string): Promise<void> {
+    // Ended while it still rang (the caller gave up, or a party went away): the receiver missed it,
+    // unless they hung up themselves.
+    const unanswered = await transition(this.deps.db, call.id, ['ringing'], 'ended', reason);
+    const ended = unanswered ?? (await transition(this.deps.db, call.id, ['active'], 'ended', reason));
     if (!ended) return;
+    if (unanswered && by !== unanswered.receiverId) this.deps.pushes?.missed(unanswered);
     const message: CallServerMessage = { type: 'call_ended', callId: call.id, reason };
     await this.send(call.callerId, message);
     await this.send(call.receiverId, message);
@@ -150,6 +159,7 @@ export class CallService {
   private async ringTimedOut(callId: string): Promise<void> {
     const missed = await transition(this.deps.db, callId, ['ringing'], 'missed');
     if (!missed) return;
+    this.deps.pushes?.missed(missed);
     await this.send(missed.callerId, { type: 'call_missed', callId });
     await this.send(missed.receiverId, { type: 'call_missed', callId });
     await this.closeRoom(missed);

@@ -5,13 +5,14 @@ import { deleteExpiredSessions } from '../auth/session-store.js';
 import type { Database } from '../db/database.js';
 import { rateLimits } from '../db/schema.js';
 import { deleteExpiredInvites } from '../invites/invite-store.js';
+import { deleteOldDeliveries } from '../push/push-deliveries.js';
 
 /** Also the retention window's precision: a transmission outlives it by at most this much. */
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Deletes what has expired: the built-in provider's codes, interactions and sessions, app sessions,
- * shared rate-limit counters and invite links. Idempotent, so every instance may run it.
+ * shared rate-limit counters, invite links and old push delivery claims. Idempotent, so every instance may run it.
  */
 export async function runHousekeeping(
   db: Database,
@@ -21,6 +22,7 @@ export async function runHousekeeping(
   const expiredSessions = await deleteExpiredSessions(db, now);
   await db.delete(rateLimits).where(lt(rateLimits.expire, now));
   await deleteExpiredInvites(db, now);
+  await deleteOldDeliveries(db, now);
   return { expiredSessions };
 }
 

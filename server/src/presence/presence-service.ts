@@ -71,8 +71,18 @@ export class PresenceService implements PresenceReader {
     return result;
   }
 
-  async socketOpened(socket: ClientSocket): Promise<void> {
-    this.tracker.open(socket.userId, socket.id);
+  /**
+   * The sign-in sessions of the user with a visible page on any live instance: a device (push
+   * subscription) of one of them is present and gets no push notification.
+   */
+  async visibleSessions(userId: string): Promise<Set<string>> {
+    const states = (await this.deps.store.read([userId])).get(userId) ?? [];
+    return new Set(states.flatMap((state) => state.visibleSessions ?? []));
+  }
+
+  /** `sessionId`: the sign-in session the socket rides on, for its page's visibility. */
+  async socketOpened(socket: ClientSocket & { readonly sessionId?: string }): Promise<void> {
+    this.tracker.open(socket.userId, socket.id, socket.sessionId);
     await this.deps.hub.add(socket);
     await this.announceChange(socket.userId, await this.save(socket.userId));
   }
@@ -110,6 +120,11 @@ export class PresenceService implements PresenceReader {
     if (message.type === 'stop_talking')
       this.tracker.setTalking(userId, socketId, channelId, false);
     await this.announceChange(userId, await this.save(userId));
+  }
+
+  /** The socket's page became visible or hidden: shared with every instance (no one else is told). */
+  async setVisible(socket: ClientSocket, visible: boolean): Promise<void> {
+    if (this.tracker.setVisible(socket.id, visible)) await this.save(socket.userId);
   }
 
   /** Whether the socket joined the channel (a member's join_channel). */

@@ -6,6 +6,11 @@ import type { MemberPresence } from '../memberships/member-presence.js';
  */
 export interface UserPresenceState {
   channels: Record<string, { talking: boolean; listening?: boolean }>;
+  /**
+   * The sign-in sessions with a socket here whose page is visible: their devices get no push
+   * notification. Absent when there is none (and in states written before it existed).
+   */
+  visibleSessions?: string[];
 }
 
 /**

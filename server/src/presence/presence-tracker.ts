@@ -13,17 +13,21 @@ interface Joined {
  */
 export class PresenceTracker {
   private readonly users = new Map<string, Map<string, Map<number, Joined>>>();
+  /** Per socket: the sign-in session it rides on and whether its page is visible (hidden until said). */
+  private readonly pages = new Map<string, { sessionId: string; visible: boolean }>();
 
-  open(userId: string, socketId: string): void {
+  open(userId: string, socketId: string, sessionId?: string): void {
     let sockets = this.users.get(userId);
     if (!sockets) this.users.set(userId, (sockets = new Map<string, Map<number, Joined>>()));
     sockets.set(socketId, new Map<number, Joined>());
+    if (sessionId !== undefined) this.pages.set(socketId, { sessionId, visible: false });
   }
 
   close(userId: string, socketId: string): number[] {
     const sockets = this.users.get(userId);
     const channels = [...(sockets?.get(socketId)?.keys() ?? [])];
     sockets?.delete(socketId);
+    this.pages.delete(socketId);
     if (sockets?.size === 0) this.users.delete(userId);
     return channels;
   }
@@ -53,6 +57,14 @@ export class PresenceTracker {
     return this.users.get(userId)?.get(socketId)?.get(channelId)?.listening ?? false;
   }
 
+  /** The socket's page became visible or hidden; false when it changed nothing. */
+  setVisible(socketId: string, visible: boolean): boolean {
+    const page = this.pages.get(socketId);
+    if (!page || page.visible === visible) return false;
+    page.visible = visible;
+    return true;
+  }
+
   joined(userId: string, socketId: string, channelId: number): boolean {
     return this.users.get(userId)?.get(socketId)?.has(channelId) ?? false;
   }
@@ -77,6 +89,11 @@ export class PresenceTracker {
         };
       }
     }
-    return { channels };
+    const visible = new Set<string>();
+    for (const socketId of sockets.keys()) {
+      const page = this.pages.get(socketId);
+      if (page?.visible) visible.add(page.sessionId);
+    }
+    return visible.size > 0 ? { channels, visibleSessions: [...visible] } : { channels };
   }
 }

@@ -9,7 +9,6 @@ import { isSameOrigin } from '../http/same-origin.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 import { LogThrottle } from '../logging/log-throttle.js';
 import type { UserMessageBudget } from '../limits/user-message-limiter.js';
-import type { ClientSocket } from './client-socket.js';
 import { rawBuffer } from './raw-data.js';
 import { watchLiveness } from './socket-liveness.js';
 import type { SessionSocket } from './socket-registry.js';
@@ -27,7 +26,7 @@ export interface JsonSocketRoute<S> {
   userBudget: UserMessageBudget;
   router: SocketRouter<S>;
   /** Runs before any message of the socket is handled; what it returns is given to every handler. */
-  opened(socket: ClientSocket): Promise<S>;
+  opened(socket: SessionSocket): Promise<S>;
   /** Runs after the last message of the socket was handled. */
   closed(state: S): Promise<void>;
 }

@@ -10,6 +10,7 @@ import {
   leaveChannelSchema,
   startTalkingSchema,
   stopTalkingSchema,
+  visibilitySchema,
   WS_PATH,
   wsClientMessageSchema,
 } from '../../../protocol/sockets.js';
@@ -46,6 +47,7 @@ export function registerWsRoute(app: FastifyInstance): void {
     })
     .on(startTalkingSchema, (socket, message) => presence.handle(socket, message))
     .on(stopTalkingSchema, (socket, message) => presence.handle(socket, message))
+    .on(visibilitySchema, (socket, message) => presence.setVisible(socket, message.visible))
     .on(floorRequestSchema, async (socket, message) => {
       // Only someone who hears the channel may take its floor (and so keep others from talking).
       if (presence.isListening(socket, message.channelId))

@@ -6,6 +6,7 @@ import {
 } from '../../../../protocol/sockets';
 import { PROTOCOL_VERSION } from '../../../../protocol/version';
 import { SocketConnection } from './socket-connection';
+import { reportVisibility } from './visibility-report';
 
 /** What the client may send on `/ws` and what the server pushes: the protocol's unions. */
 export type ClientSocketMessage = WsClientMessage;
@@ -25,12 +26,21 @@ export function parseServerSocketMessage(data: unknown): ServerSocketMessage | n
 export type ChannelSocket = SocketConnection<ClientSocketMessage, ServerSocketMessage>;
 
 export function createChannelSocket(createSocket?: (url: string) => WebSocket): ChannelSocket {
-  return new SocketConnection({
+  const socket: ChannelSocket = new SocketConnection({
     url: () => socketUrl(window.location),
     parse: parseServerSocketMessage,
     createSocket,
     network: () => (typeof window.addEventListener === 'function' ? window : undefined),
   });
+  // The server pushes notifications only to devices whose page is not visible.
+  if (typeof document !== 'undefined' && typeof document.addEventListener === 'function') {
+    reportVisibility({
+      send: (message) => socket.send(message),
+      onState: (listener) => socket.onState(listener),
+      page: document,
+    });
+  }
+  return socket;
 }
 
 /**
