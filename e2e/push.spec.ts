@@ -188,3 +188,79 @@ for (const width of [390, 1280]) {
     await device.context.close();
   });
 }
+
+/** Ava calls from the Contacts menu, as in calls.spec.ts. */
+async function placeCall(page: Page, calleeName: string): Promise<void> {
+  const callButton = page.getByRole('button', { name: `Call ${calleeName}` });
+  await expect(async () => {
+    if (!(await callButton.isVisible())) await page.getByRole('button', { name: 'Contacts' }).click();
+    await callButton.click({ timeout: 3000 });
+    await expect(page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
+  }).toPass({ timeout: 20_000 });
+}
+
+test('a call to Ben pushes once to his device whose page is closed and none to the one open and visible; the notification opens the ringing call', async ({
+  browser,
+  baseURL,
+}) => {
+  const ben = someone('Ben');
+  const ava = someone('Ava');
+  // Ben's phone: notifications on, then Chirp closed.
+  const phone = await newDevice(browser, baseURL!);
+  const phonePage = await phone.context.newPage();
+  await signInAndOpen(phonePage, ben);
+  await turnOn(phonePage);
+  await phonePage.close();
+  // Ben's laptop: notifications on, and Chirp open in front of him.
+  const laptop = await newDevice(browser, baseURL!);
+  const laptopPage = await laptop.context.newPage();
+  await signInAndOpen(laptopPage, ben);
+  await turnOn(laptopPage);
+  await laptopPage.goto('/');
+  const caller = await browser.newContext();
+  const avaPage = await caller.newPage();
+  await signInAndOpen(avaPage, ava);
+
+  await placeCall(avaPage, ben.name);
+  await expect(laptopPage.getByTestId('incoming-call')).toBeVisible();
+  const ring = await nextPush(phone, (payload) => payload.kind === 'call');
+  expect(ring.payload.body).toContain(ava.name);
+  // Ava gives up: the phone is told it was missed, under the same tag (it replaces the ringing one).
+  await avaPage.getByRole('button', { name: 'End call' }).click();
+  const missed = await nextPush(phone, (payload) => payload.kind === 'missed-call');
+  expect(missed.payload.tag).toBe(ring.payload.tag);
+  // Once per event on the phone; nothing on the laptop, where Ben saw it all in the page.
+  expect(pushesTo(phone)).toHaveLength(2);
+  expect(pushesTo(laptop)).toEqual([]);
+
+  // The first call's notification, tapped now: it no longer rings.
+  const tapped = await phone.context.newPage();
+  await tapped.goto(ring.payload.url);
+  await expect(tapped.getByText(`Missed call from ${ava.name}`).first()).toBeVisible();
+  await expect(tapped).toHaveURL(/\/$/);
+  await tapped.close();
+
+  // A second call, while the phone's page is closed again: its notification opens the ringing call.
+  await placeCall(avaPage, ben.name);
+  const ringing = await nextPush(phone, (payload) => payload.kind === 'call' && payload.tag !== ring.payload.tag);
+  const phoneAgain = await phone.context.newPage();
+  await phoneAgain.goto('/settings');
+  await deliverToServiceWorker(phoneAgain, ringing.text);
+  let url = '';
+  await expect
+    .poll(async () => {
+      const shown = (await notificationsShown(phoneAgain)).find((n) => n.tag === ringing.payload.tag);
+      url = (shown?.data as { url?: string } | undefined)?.url ?? '';
+      return shown?.title;
+    })
+    .toBe(ringing.payload.title);
+  await phoneAgain.goto(url);
+  const incoming = phoneAgain.getByRole('dialog', { name: `Incoming call from ${ava.name}` });
+  await expect(incoming.getByRole('button', { name: 'Accept call' })).toBeVisible();
+  await expect(incoming.getByRole('button', { name: 'Decline call' })).toBeVisible();
+  await expect(phoneAgain).toHaveURL(/\/$/);
+  await incoming.getByRole('button', { name: 'Decline call' }).click();
+  await expect(avaPage.getByText('Call declined', { exact: true })).toBeVisible();
+
+  for (const context of [phone.context, laptop.context, caller]) await context.close();
+});
