@@ -27,6 +27,7 @@ import { endVoiceOfSession } from './voice/session-voice.js';
 import { callPushes } from './push/call-pushes.js';
 import { PushNotifier } from './push/push-notifier.js';
 import { PushSender } from './push/push-sender.js';
+import { transmissionPushes } from './push/transmission-pushes.js';
 import { loadVapidKeys } from './push/vapid-keys.js';
 import type { Agent as HttpsAgent } from 'node:https';
 import { FloorService } from './floor/floor-service.js';
@@ -132,6 +133,7 @@ export async function compose({
         store: transmissions,
         channelEvents,
         log: log.child({ feature: 'transmissions' }),
+        kept: transmissionPushes(notifier, db),
         ensureRoom: (channelId) => livekit.ensureRoom(channelId),
       })
     : undefined;
@@ -174,7 +176,12 @@ export async function compose({
       )
     : () => undefined;
   const stopRecording = voice.sfu
-    ? recordEmbeddedTransmissions(voice.sfu, { store: transmissions, channelEvents, log })
+    ? recordEmbeddedTransmissions(voice.sfu, {
+        store: transmissions,
+        channelEvents,
+        log,
+        kept: transmissionPushes(notifier, db),
+      })
     : () => undefined;
   // However a sign-in session or an account ends, its voice ends with its sockets, on every instance.
   sockets.onSessionEnded(

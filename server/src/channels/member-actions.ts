@@ -12,6 +12,7 @@ import type { FloorService } from '../floor/floor-service.js';
 import { conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { revokeInvitesBy } from '../invites/invite-store.js';
 import type { Counters } from '../limits/counters.js';
+import type { ChannelPushes } from '../push/channel-pushes.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
@@ -30,6 +31,8 @@ export interface AddMemberDeps {
   /** For the new member's card. */
   presence: PresenceReader;
   channelEvents: Publish;
+  /** One added by an admin is told on their devices where Chirp is not open. */
+  pushes?: Pick<ChannelPushes, 'added'> | undefined;
 }
 
 /** What removing a member touches: their voice ends and any floor they held is freed. */
@@ -94,6 +97,8 @@ export async function addMember(
   });
   const member = await loadMember(db, deps.presence, channelId, targetId);
   if (!member) throw notFound('User not found'); // removed again in between
+  if (door.kind === 'added-by-admin' && targetId !== access.user.id)
+    deps.pushes?.added(channelId, access.user.id, targetId);
   deps.channelEvents.publish({ type: 'member_added', channelId, member });
   return member;
 }

@@ -23,12 +23,14 @@ import {
 } from './member-actions.js';
 import { loadMembers } from '../memberships/member-view.js';
 import { mutedUserIds } from '../memberships/membership-store.js';
+import { channelPushes } from '../push/channel-pushes.js';
 import { poke } from './poke.js';
 import { PokeLimiter } from './poke-limiter.js';
 
 export function registerMemberRoutes(app: FastifyInstance): void {
   const { ctx } = app;
   const pokes = new PokeLimiter();
+  const pushes = channelPushes(ctx.notifier, ctx.database.db);
   const muteDeps = (): SetMemberMutedDeps => ({
     db: ctx.database.db,
     voice: ctx.voice.provider,
@@ -48,7 +50,7 @@ export function registerMemberRoutes(app: FastifyInstance): void {
     const body = addMemberBodySchema.parse(request.body);
     const access = await requireChannel(request, id);
     const { database, counters, presence, channelEvents } = ctx;
-    const deps = { db: database.db, counters, presence, channelEvents };
+    const deps = { db: database.db, counters, presence, channelEvents, pushes };
     return reply.status(201).send(await addMember(deps, access, body));
   });
 
@@ -80,7 +82,7 @@ export function registerMemberRoutes(app: FastifyInstance): void {
     const { id, memberId } = memberParamsSchema.parse(request.params);
     const access = await requireChannelMember(request, id);
     await poke(
-      { db: ctx.database.db, limiter: pokes, channelEvents: ctx.channelEvents },
+      { db: ctx.database.db, limiter: pokes, channelEvents: ctx.channelEvents, pushes },
       access,
       memberId,
     );

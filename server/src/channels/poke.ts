@@ -2,6 +2,7 @@ import type { ChannelAccess } from '../access/channel-guards.js';
 import { hasBlocked } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
+import type { ChannelPushes } from '../push/channel-pushes.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findMembership } from '../memberships/membership-store.js';
 import type { PokeLimiter } from './poke-limiter.js';
@@ -11,6 +12,8 @@ export interface PokeDeps {
   db: Database;
   limiter: PokeLimiter;
   channelEvents: Pick<ChannelEvents, 'publish'>;
+  /** The target's devices where Chirp is not open are told too. */
+  pushes?: Pick<ChannelPushes, 'poked'> | undefined;
 }
 
 /** A member nudges another member (DESIGN §3 "Poke"); the socket layer delivers it. */
@@ -25,5 +28,6 @@ export async function poke(deps: PokeDeps, access: ChannelAccess, targetId: stri
   if (await hasBlocked(db, targetId, from)) throw forbidden('You cannot poke this member');
   if (!deps.limiter.tryPoke(from, targetId))
     throw tooManyRequests('Please wait 10 seconds before poking this member again');
+  deps.pushes?.poked(channelId, from, targetId);
   deps.channelEvents.publish({ type: 'poke', channelId, from, to: targetId });
 }

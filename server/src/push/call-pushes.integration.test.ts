@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pushPayloadSchema, type PushPayload } from '../../../protocol/push.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callTimings } from '../calls/calls.js';
 import { signIn, type Person } from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { TestSocket, WAIT_FOR_MESSAGE_MS } from '../testing/test-socket.js';
-import { DeviceKeys, LocalPushService } from './testing/local-push-service.js';
+import type { TestSocket } from '../testing/test-socket.js';
+import { LocalPushService } from './testing/local-push-service.js';
+import { PushDevices, type Device } from './testing/push-devices.js';
 
 type Message = Record<string, unknown> & { type: string };
 const ofType = (type: string, callId: string) => (m: Message) => m.type === type && m.callId === callId;
@@ -17,26 +17,20 @@ const newCall = (receiverId: string) => ({
   roomName: `call-${randomUUID()}`,
 });
 
-/** A device with notifications on: its own sign-in session of the person, subscribed at the local push service. */
-interface Device {
-  person: Person;
-  keys: DeviceKeys;
-  path: string;
-}
-
 describe.each(testDatabases())('call push notifications on $name', (database) => {
   let server: TestServer;
   let pushService: LocalPushService;
   let ann: Person;
-  const open: TestSocket[] = [];
+  let devices: PushDevices;
 
   beforeAll(async () => {
     pushService = await LocalPushService.start();
     server = await startTestServer(await database.open(), {}, { pushAgent: pushService.agent });
+    devices = new PushDevices(pushService, () => server);
     ann = await signIn(server, 'Ann A', 'ann@example.com');
   });
   afterAll(async () => {
-    for (const socket of open) await socket.close();
+    await devices.close();
     await server.close();
     await server.database.close();
     await pushService.close();
@@ -45,39 +39,12 @@ describe.each(testDatabases())('call push notifications on $name', (database) =>
     pushService.received.length = 0;
   });
 
-  /** Signs the person in once more (a new device) and turns notifications on there. */
-  async function device(name: string, email: string): Promise<Device> {
-    const person = await signIn(server, name, email);
-    const keys = new DeviceKeys();
-    const endpoint = pushService.endpoint();
-    const response = await person.client.request('/api/push/subscribe', { method: 'POST', json: keys.subscription(endpoint) });
-    expect(response.status).toBe(200);
-    return { person, keys, path: new URL(endpoint).pathname };
-  }
-
-  /** Opens the device's page: a `/ws` socket saying whether it is visible, once the server holds it. */
-  async function page(of: Device, visible: boolean): Promise<TestSocket> {
-    const socket = await TestSocket.open(of.person.client);
-    open.push(socket);
-    socket.send({ type: 'visibility', visible });
-    if (visible) {
-      await vi.waitFor(async () => expect((await server.app.ctx.presence.visibleSessions(of.person.id)).size).toBeGreaterThan(0), {
-        timeout: WAIT_FOR_MESSAGE_MS,
-      });
-    }
-    return socket;
-  }
-
-  const pushesTo = (of: Device): PushPayload[] =>
-    pushService.received
-      .filter((push) => push.path === of.path)
-      .map((push) => pushPayloadSchema.strict().parse(JSON.parse(of.keys.decrypt(push.body))));
+  const device = (name: string, email: string) => devices.device(name, email);
+  const page = (of: Device, visible: boolean) => devices.page(of, visible);
+  const pushesTo = (of: Device) => devices.pushesTo(of);
 
   async function caller(name: string, email: string): Promise<TestSocket> {
-    const person = name === 'Ann A' ? ann : await signIn(server, name, email);
-    const socket = await TestSocket.open(person.client);
-    open.push(socket);
-    return socket;
+    return devices.socket(name === 'Ann A' ? ann : await signIn(server, name, email));
   }
 
   it('rings a device whose page is closed or hidden, once, urgently for 30 s; a device with a visible page gets none', async () => {
@@ -156,8 +123,7 @@ describe.each(testDatabases())('call push notifications on $name', (database) =>
     const phone = await device('Eve E', 'eve@example.com');
     const mal = await signIn(server, 'Mal M', 'mal@example.com');
     expect((await phone.person.client.request(`/api/users/${mal.id}/block`, { method: 'POST' })).status).toBe(200);
-    const malSocket = await TestSocket.open(mal.client);
-    open.push(malSocket);
+    const malSocket = await devices.socket(mal);
     const call = newCall(phone.person.id);
     malSocket.send(call);
     await malSocket.next<Message>(ofType('call_declined', call.callId));

@@ -47,11 +47,19 @@ export class PushNotifier {
 
   /** Starts the pushes of an event and returns at once; what fails is logged. */
   notify(recipients: readonly string[], event: PushEvent): void {
-    const work = this.deliver(recipients, event).catch((error: unknown) =>
-      this.deps.log.error({ err: error, event: event.key }, 'push notification failed'),
+    this.start(() => this.deliver(recipients, event), event.key);
+  }
+
+  /**
+   * Starts work that finds an event's recipients first and then delivers it (`deliver`); returns at
+   * once, and `idle()` waits for it too. What fails is logged.
+   */
+  start(work: () => Promise<void>, what: string): void {
+    const running = work().catch((error: unknown) =>
+      this.deps.log.error({ err: error, event: what }, 'push notification failed'),
     );
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
+    this.pending.add(running);
+    void running.finally(() => this.pending.delete(running));
   }
 
   /** Resolves once every push started so far is done (tests, the bench, a clean shutdown). */

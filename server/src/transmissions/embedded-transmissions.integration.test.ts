@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FloorState } from '../../../protocol/floor.js';
 import type { TransmissionsResponse } from '../../../protocol/transmissions.js';
 import {
@@ -17,6 +17,8 @@ import { TestSocket } from '../testing/test-socket.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
 import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 import { joinVoice } from '../testing/voice-join.js';
+import { LocalPushService } from '../push/testing/local-push-service.js';
+import { PushDevices, type Device } from '../push/testing/push-devices.js';
 
 /**
  * Walkie-talkie recording with the built-in SFU, through the real server: a press takes the floor
@@ -31,6 +33,8 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
   let ben: Person;
   let cal: Person;
   let channelId: number;
+  let pushService: LocalPushService;
+  let calsPhone: Device;
   const voices = new Map<string, WeriftVoiceClient>();
   const sockets = new Map<string, TestSocket>();
 
@@ -100,11 +104,14 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
   };
 
   beforeAll(async () => {
-    server = await startTestServer(await database.open());
+    pushService = await LocalPushService.start();
+    server = await startTestServer(await database.open(), {}, { pushAgent: pushService.agent });
     owner = await signInOwner(server, 'Olive Owner', 'olive.owner@example.com');
     ava = await signIn(server, 'Ava Talker', 'ava.talker@example.com');
     ben = await signIn(server, 'Ben Talker', 'ben.talker@example.com');
     cal = await signIn(server, 'Cal Away', 'cal.away@example.com');
+    // Cal's phone has notifications on, and Chirp closed.
+    calsPhone = await new PushDevices(pushService, () => server).device(cal.name, cal.email);
     channelId = await createChannel(owner, 'Radio');
     for (const member of [ava, ben, cal]) await addToChannel(owner, channelId, member);
     const walkie = await owner.client.request(`/api/channels/${channelId}/talk-mode`, {
@@ -119,6 +126,7 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
     await Promise.all([...sockets.values()].map((socket) => socket.close()));
     await server.close();
     await server.database.close();
+    await pushService.close();
   });
 
   it('keeps each hold as one transmission of the holder’s audio, missed only by who was away', async () => {
@@ -155,6 +163,15 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
       fills.push(new Set(audioFills(ogg)));
     }
     expect(fills).toEqual([new Set([1]), new Set([2])]);
+
+    // Cal, away, was told on the phone: one notification per conversation, the second counting both.
+    const devices = new PushDevices(pushService, () => server);
+    const told = () => devices.pushesTo(calsPhone).filter((p) => p.kind === 'transmission');
+    await vi.waitFor(() => expect(told()).toHaveLength(2), { timeout: 15_000 });
+    expect(told().map((p) => [p.kind, p.title.replace(/\d:\d\d$/, 'm:ss'), p.tag, p.url])).toEqual([
+      ['transmission', 'Ava Talker · Radio · m:ss', `tx-${channelId}`, `/?channel=${channelId}&play=${forCal.transmissions[0]!.id}`],
+      ['transmission', '2 new from Radio', `tx-${channelId}`, `/?channel=${channelId}&play=${forCal.transmissions[0]!.id}`],
+    ]);
   });
 });
 

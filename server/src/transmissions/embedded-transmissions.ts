@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channelIdOfRoom, voiceRoomName } from '../../../protocol/voice-signalling.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import type { EmbeddedSfu } from '../voice/sfu/embedded-sfu.js';
-import { keepAndAnnounce } from './keep-transmissions.js';
+import { keepAndAnnounce, type KeepDeps } from './keep-transmissions.js';
 import type { TransmissionStore } from './transmission-store.js';
 import { TransmissionRecorder } from './transmission-recorder.js';
 
@@ -18,6 +18,7 @@ export function recordEmbeddedTransmissions(
     store: Pick<TransmissionStore, 'keep'>;
     channelEvents: ChannelEvents;
     log: FastifyBaseLogger;
+    kept?: KeepDeps['kept'];
   },
 ): () => void {
   const recorder = new TransmissionRecorder({

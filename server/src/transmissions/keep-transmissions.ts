@@ -1,25 +1,33 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { KeptTransmission } from '../push/transmission-pushes.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import type { FinishedTransmission } from './transmission-recording.js';
 import type { TransmissionStore } from './transmission-store.js';
+
+export interface KeepDeps {
+  store: Pick<TransmissionStore, 'keep'>;
+  channelEvents: ChannelEvents;
+  log: FastifyBaseLogger;
+  /** Told of each transmission kept; never waits nor throws (push notifications to who did not hear it live). */
+  kept?: ((kept: KeptTransmission) => void) | undefined;
+}
 
 /**
  * Keeps a finished transmission (when its channel does) and tells the channel's viewers; a failure
  * is logged, never thrown. Both voice providers' recorders end here.
  */
 export async function keepAndAnnounce(
-  deps: {
-    store: Pick<TransmissionStore, 'keep'>;
-    channelEvents: ChannelEvents;
-    log: FastifyBaseLogger;
-  },
+  deps: KeepDeps,
   channelId: number,
   transmission: FinishedTransmission,
   heardBy: string[],
 ): Promise<void> {
   try {
-    if (await deps.store.keep(channelId, transmission, heardBy))
+    if (await deps.store.keep(channelId, transmission, heardBy)) {
+      const { speakerId, startedAt, durationMs } = transmission;
+      deps.kept?.({ channelId, speakerId, startedAt, durationMs, heardBy });
       deps.channelEvents.publish({ type: 'transmissions_changed', channelId });
+    }
   } catch (error) {
     deps.log.error({ err: error, channelId }, 'transmission not kept');
   }

@@ -9,7 +9,7 @@ import type { ChannelEvents } from '../realtime/channel-events.js';
 import { LiveKitSubscriber } from '../voice/livekit/livekit-subscriber.js';
 import { livekitRoomName } from '../voice/livekit/livekit-rooms.js';
 import type { FloorGrant } from '../floor/floor-store.js';
-import { keepAndAnnounce } from './keep-transmissions.js';
+import { keepAndAnnounce, type KeepDeps } from './keep-transmissions.js';
 import { TransmissionRecorder, type RecordingOutcome } from './transmission-recorder.js';
 import type { TransmissionStore } from './transmission-store.js';
 
@@ -47,6 +47,7 @@ export class LiveKitTransmissions {
       store: TransmissionStore;
       channelEvents: ChannelEvents;
       log: FastifyBaseLogger;
+      kept?: KeepDeps['kept'];
       /** Creates the channel's room unless it exists: LiveKit creates no room on a join. */
       ensureRoom: (channelId: number) => Promise<void>;
     },
