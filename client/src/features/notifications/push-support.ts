@@ -36,6 +36,6 @@ export function browserTraits(): BrowserTraits {
     hasNotification: 'Notification' in window,
     userAgent: navigator.userAgent,
     maxTouchPoints: navigator.maxTouchPoints,
-    standalone: nav.standalone === true || window.matchMedia('(display-mode: standalone)').matches,
+    standalone: nav.standalone === true || (typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches),
   };
 }
