@@ -173,7 +173,8 @@ test('Settings → Notifications: turn on, a test notification through the push 
 }) => {
   const device = await newDevice(browser, baseURL!);
   const page = await device.context.newPage();
-  await signInAndOpen(page, someone('Nia'));
+  const person = someone('Nia');
+  await signInAndOpen(page, person);
   await turnOn(page);
   const card = page.locator('#notifications');
 
@@ -189,6 +190,16 @@ test('Settings → Notifications: turn on, a test notification through the push 
   expect(await deliverUntilShown(page, 'not json', 'chirp')).toMatchObject({ title: 'Chirp', data: { url: '/' } });
   // One thing, one notification: each tag shows once.
   expect((await notificationsShown(page)).map((n) => n.tag).sort()).toEqual(['chirp', test.payload.tag]);
+
+  // Signing out removes the device on the server; signing in again on it, Settings tells the server
+  // of the subscription the browser kept, and a test reaches it again.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Continue to Sign In' })).toBeVisible();
+  await signInAndOpen(page, person);
+  await page.goto('/settings');
+  await card.getByRole('button', { name: 'Send a test notification' }).click();
+  await expect.poll(() => pushesTo(device).length).toBe(2);
 
   // Which kinds notify is kept on the server (all devices): Pokes off stays off after a reload.
   const pokes = card.getByRole('switch', { name: /Pokes/ });

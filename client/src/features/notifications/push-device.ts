@@ -16,11 +16,22 @@ async function registration(): Promise<ServiceWorkerRegistration> {
   return navigator.serviceWorker.ready;
 }
 
-/** Whether this device has notifications on (a subscription in the browser) and may ask for them. */
+/**
+ * Whether this device has notifications on (a subscription in the browser) and may ask for them. A
+ * subscription the browser kept is told to the server again: a sign-out removed the server's row
+ * (decision 035), and the person signed in now may be another one on this browser.
+ */
 export async function readPushDevice(): Promise<PushDeviceState> {
   if (Notification.permission === 'denied') return { status: 'denied' };
   const subscription = await (await registration()).pushManager.getSubscription();
-  return subscription ? { status: 'on', endpoint: subscription.endpoint } : { status: 'off' };
+  if (!subscription || Notification.permission !== 'granted') return { status: 'off' };
+  await tellServer(subscription);
+  return { status: 'on', endpoint: subscription.endpoint };
+}
+
+async function tellServer(subscription: PushSubscription): Promise<void> {
+  const body = subscription.toJSON() as PushSubscribeBody;
+  await apiRequest('POST', API_PATHS.pushSubscribe, body);
 }
 
 function base64urlToBytes(value: string): Uint8Array<ArrayBuffer> {
@@ -45,8 +56,7 @@ export async function turnOnPush(): Promise<PushDeviceState> {
   const existing = await pushManager.getSubscription();
   if (existing && !sameKey(existing.options.applicationServerKey, applicationServerKey)) await existing.unsubscribe();
   const subscription = await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
-  const body: PushSubscribeBody = subscription.toJSON() as PushSubscribeBody;
-  await apiRequest('POST', API_PATHS.pushSubscribe, body);
+  await tellServer(subscription);
   return { status: 'on', endpoint: subscription.endpoint };
 }
 
