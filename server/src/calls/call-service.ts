@@ -14,7 +14,6 @@ import type { Database } from '../db/database.js';
 import { userTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
-import type { CallPushes } from '../push/call-pushes.js';
 import { findUserById } from '../users/user-directory.js';
 import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
 import { findCall, liveCallsOf, startCall, transition, type CallRow } from './call-store.js';
@@ -22,6 +21,21 @@ import { findCall, liveCallsOf, startCall, transition, type CallRow } from './ca
 export interface CallTimings {
   ringTimeoutMs: number;
   disconnectGraceMs: number;
+}
+
+/** A call as its push notifications see it. */
+export interface PushedCall {
+  id: string;
+  callerId: string;
+  receiverId: string;
+}
+
+/** What the call service tells of a call its receiver may not see (push notifications); never waits. */
+export interface CallPushes {
+  /** It rings: the receiver's devices ring too. */
+  ringing(call: PushedCall): void;
+  /** It rang and nobody answered (timed out, or the caller gave up). */
+  missed(call: PushedCall): void;
 }
 
 export interface CallServiceDeps {

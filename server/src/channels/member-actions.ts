@@ -12,7 +12,6 @@ import type { FloorService } from '../floor/floor-service.js';
 import { conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { revokeInvitesBy } from '../invites/invite-store.js';
 import type { Counters } from '../limits/counters.js';
-import type { ChannelPushes } from '../push/channel-pushes.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
@@ -32,7 +31,7 @@ export interface AddMemberDeps {
   presence: PresenceReader;
   channelEvents: Publish;
   /** One added by an admin is told on their devices where Chirp is not open. */
-  pushes?: Pick<ChannelPushes, 'added'> | undefined;
+  pushes?: { added(channelId: number, byId: string, userId: string): void } | undefined;
 }
 
 /** What removing a member touches: their voice ends and any floor they held is freed. */

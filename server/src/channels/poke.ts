@@ -2,7 +2,6 @@ import type { ChannelAccess } from '../access/channel-guards.js';
 import { hasBlocked } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import type { ChannelPushes } from '../push/channel-pushes.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findMembership } from '../memberships/membership-store.js';
 import type { PokeLimiter } from './poke-limiter.js';
@@ -13,7 +12,7 @@ export interface PokeDeps {
   limiter: PokeLimiter;
   channelEvents: Pick<ChannelEvents, 'publish'>;
   /** The target's devices where Chirp is not open are told too. */
-  pushes?: Pick<ChannelPushes, 'poked'> | undefined;
+  pushes?: { poked(channelId: number, fromId: string, toId: string): void } | undefined;
 }
 
 /** A member nudges another member (DESIGN §3 "Poke"); the socket layer delivers it. */

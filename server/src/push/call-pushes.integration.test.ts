@@ -6,7 +6,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import type { TestSocket } from '../testing/test-socket.js';
 import { LocalPushService } from './testing/local-push-service.js';
-import { PushDevices, type Device } from './testing/push-devices.js';
+import { PushDevices, type Device } from '../testing/push-devices.js';
 
 type Message = Record<string, unknown> & { type: string };
 const ofType = (type: string, callId: string) => (m: Message) => m.type === type && m.callId === callId;

@@ -1,24 +1,10 @@
 import { pushTapUrl } from '../../../protocol/push.js';
+import type { CallPushes, PushedCall } from '../calls/call-service.js';
 import { displayName } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
 import { findUserById } from '../users/user-directory.js';
 import type { PushNotifier } from './push-notifier.js';
 import { clip, pushTag, pushTopic } from './push-texts.js';
-
-/** A call as its pushes see it. */
-export interface PushedCall {
-  id: string;
-  callerId: string;
-  receiverId: string;
-}
-
-/** What the call service tells of a call that its receiver may not see. */
-export interface CallPushes {
-  /** It rings: the receiver's devices ring too, for as long as a call rings (TTL 30 s). */
-  ringing(call: PushedCall): void;
-  /** It rang and nobody answered (timed out, or the caller gave up): replaces the ringing one. */
-  missed(call: PushedCall): void;
-}
 
 /** The call pushes, through the notifier (preference "calls"; nothing from someone the receiver blocked). */
 export function callPushes(notifier: Pick<PushNotifier, 'notify'>, db: Database): CallPushes {

@@ -10,7 +10,7 @@ import { TestSocket, WAIT_FOR_MESSAGE_MS } from '../testing/test-socket.js';
 import { keepAndAnnounce } from '../transmissions/keep-transmissions.js';
 import { TransmissionRecording } from '../transmissions/transmission-recording.js';
 import { LocalPushService } from './testing/local-push-service.js';
-import { PushDevices } from './testing/push-devices.js';
+import { PushDevices } from '../testing/push-devices.js';
 import { transmissionPushes } from './transmission-pushes.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;

@@ -9,7 +9,7 @@ import { keepAndAnnounce } from '../transmissions/keep-transmissions.js';
 import { TransmissionRecording } from '../transmissions/transmission-recording.js';
 import { PUSH_DELIVERY_KEEP_MS } from './push-deliveries.js';
 import { LocalPushService } from './testing/local-push-service.js';
-import { PushDevices, type Device } from './testing/push-devices.js';
+import { PushDevices, type Device } from '../testing/push-devices.js';
 import { transmissionPushes } from './transmission-pushes.js';
 
 /** A finished transmission of `seconds` of 20 ms frames, as a recorder makes it. */

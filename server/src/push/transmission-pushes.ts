@@ -4,19 +4,10 @@ import { displayName } from '../../../protocol/user.js';
 import { blockRelationsOf } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { channelMembers, channels, transmissions } from '../db/schema.js';
+import type { KeptTransmission } from '../transmissions/keep-transmissions.js';
 import { findUserById } from '../users/user-directory.js';
 import type { PushNotifier } from './push-notifier.js';
 import { clip, minutesSeconds, pushTag, pushTopic } from './push-texts.js';
-
-/** A transmission that was just kept, as the recorder knew it. */
-export interface KeptTransmission {
-  channelId: number;
-  speakerId: string;
-  startedAt: Date;
-  durationMs: number;
-  /** Who heard it live: nothing to tell them. */
-  heardBy: readonly string[];
-}
 
 /** How long a push service keeps a transmission's notification for a device that is off. */
 const TRANSMISSION_TTL_SECONDS = 24 * 3600;

@@ -18,7 +18,7 @@ import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
 import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 import { joinVoice } from '../testing/voice-join.js';
 import { LocalPushService } from '../push/testing/local-push-service.js';
-import { PushDevices, type Device } from '../push/testing/push-devices.js';
+import { PushDevices, type Device } from '../testing/push-devices.js';
 
 /**
  * Walkie-talkie recording with the built-in SFU, through the real server: a press takes the floor

@@ -1,8 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { KeptTransmission } from '../push/transmission-pushes.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import type { FinishedTransmission } from './transmission-recording.js';
 import type { TransmissionStore } from './transmission-store.js';
+
+/** A transmission that was just kept, as the recorder knew it. */
+export interface KeptTransmission {
+  channelId: number;
+  speakerId: string;
+  startedAt: Date;
+  durationMs: number;
+  /** Who heard it live. */
+  heardBy: readonly string[];
+}
 
 export interface KeepDeps {
   store: Pick<TransmissionStore, 'keep'>;

@@ -18,6 +18,7 @@ export class LocalPushService {
   readonly answers = new Map<string, number>();
   readonly agent: Agent;
   private readonly server: Server;
+  private readonly listeners = new Set<(push: ReceivedPush) => void>();
   private origin = '';
 
   private constructor(cert: Buffer, key: Buffer) {
@@ -27,7 +28,9 @@ export class LocalPushService {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const path = request.url ?? '/';
-        this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks) });
+        const push = { path, headers: request.headers, body: Buffer.concat(chunks) };
+        this.received.push(push);
+        for (const listener of this.listeners) listener(push);
         response.statusCode = this.answers.get(path) ?? 201;
         response.end();
       });
@@ -44,6 +47,12 @@ export class LocalPushService {
     await new Promise<void>((resolve) => service.server.listen(0, '127.0.0.1', resolve));
     service.origin = `https://localhost:${(service.server.address() as AddressInfo).port}`;
     return service;
+  }
+
+  /** Calls `listener` with each push as it arrives; returns the function that stops it. */
+  onPush(listener: (push: ReceivedPush) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** A new device's endpoint at this service. */

@@ -1,9 +1,9 @@
 import { expect, vi } from 'vitest';
-import { pushPayloadSchema, type PushPayload } from '../../../../protocol/push.js';
-import { signIn, type Person } from '../../testing/people.js';
-import type { TestServer } from '../../testing/test-server.js';
-import { TestSocket, WAIT_FOR_MESSAGE_MS } from '../../testing/test-socket.js';
-import { DeviceKeys, type LocalPushService } from './local-push-service.js';
+import { pushPayloadSchema, type PushPayload } from '../../../protocol/push.js';
+import { signIn, type Person } from './people.js';
+import type { TestServer } from './test-server.js';
+import { TestSocket, WAIT_FOR_MESSAGE_MS } from './test-socket.js';
+import { DeviceKeys, type LocalPushService } from '../push/testing/local-push-service.js';
 
 /** A device with notifications on: its own sign-in session of the person, subscribed at the local push service. */
 export interface Device {
