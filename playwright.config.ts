@@ -6,6 +6,7 @@ import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/te
 import pg from 'pg';
 import { chromiumArgs } from './e2e/support/chromium-args';
 import { useScratchTmpdir } from './server/src/testing/scratch-tmpdir';
+import { makePushServiceCertificate } from './server/src/push/testing/local-push-service';
 import {
   freeTcpPort,
   livekitCommand,
@@ -19,6 +20,13 @@ useScratchTmpdir('chirp-e2e-run');
 // Chosen once in the main process; workers inherit the environment and reuse the same servers.
 process.env.E2E_PORT ??= String(await freeTcpPort());
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'chirp-e2e-'));
+// e2e/push.spec.ts stands in for the browsers' push service with an HTTPS server of its own: the
+// embedded server trusts its certificate, made here once for the run.
+if (!process.env.E2E_PUSH_CERT_FILE) {
+  const certificate = makePushServiceCertificate(mkdtempSync(join(tmpdir(), 'chirp-e2e-push-')));
+  process.env.E2E_PUSH_CERT_FILE = certificate.certFile;
+  process.env.E2E_PUSH_KEY_FILE = certificate.keyFile;
+}
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
 
@@ -83,7 +91,7 @@ const webServers: NonNullable<PlaywrightTestConfig['webServer']> = [
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: chirpEnv(port, baseURL, process.env.E2E_DATA_DIR),
+    env: { ...chirpEnv(port, baseURL, process.env.E2E_DATA_DIR), NODE_EXTRA_CA_CERTS: process.env.E2E_PUSH_CERT_FILE },
   },
 ];
 if (withLivekit) {

@@ -1,7 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { PUSH_WORKER_FILE, pushWorkerPlugin } from './scripts/push-worker-plugin';
 
 /**
  * Source maps are written but not published: `scripts/move-private-build-files.mjs` moves them (and
@@ -16,6 +18,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    // Web Push: the generated worker imports the push and notification-tap handling (decision 040).
+    pushWorkerPlugin(fileURLToPath(new URL('./client/src/features/notifications/service-worker/push-sw.ts', import.meta.url))),
     VitePWA({
       // A new deploy waits for the user's "Reload" instead of swapping code under a live call.
       registerType: 'prompt',
@@ -46,6 +50,7 @@ export default defineConfig({
         // Voice and call code is loaded when first needed; precache it too so it works offline later.
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         cleanupOutdatedCaches: true,
+        importScripts: [PUSH_WORKER_FILE],
         sourcemap: publicSourceMaps,
       },
     }),

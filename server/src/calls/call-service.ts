@@ -8,7 +8,7 @@ import {
   type IncomingCall,
   type InitiateCall,
 } from '../../../protocol/calls.js';
-import { displayName } from '../../../protocol/user.js';
+import { displayName, type User } from '../../../protocol/user.js';
 import { hasBlocked } from '../blocking/block-store.js';
 import type { Database } from '../db/database.js';
 import { userTopic, type Bus } from '../realtime/bus.js';
@@ -82,22 +82,9 @@ export class CallService {
     if (outcome === 'busy') return refuse(DECLINE_REASONS.busy);
     if (outcome === 'taken') return refuse(DECLINE_REASONS.invalid);
 
-    const callerName = displayName(caller);
-    const incoming: IncomingCall = {
-      type: 'incoming_call',
-      callId,
-      roomName,
-      callerId,
-      callerName,
-      callerProfileImageUrl: caller.profileImageUrl,
-      contactId: callerId,
-      contactName: callerName,
-      contactProfileImageUrl: caller.profileImageUrl,
-      isInitiator: false,
-    };
     // Started first (it never waits): a device that got the ring on its socket knows its push was decided.
     this.deps.pushes?.ringing({ id: callId, callerId, receiverId });
-    await this.send(receiverId, incoming);
+    await this.send(receiverId, incomingCall({ id: callId, roomName }, caller));
     this.later(this.timings.ringTimeoutMs, () => this.ringTimedOut(callId));
   }
 
@@ -140,6 +127,18 @@ export class CallService {
     const call = await findCall(this.deps.db, message.callId);
     if (!call || (call.callerId !== socket.userId && call.receiverId !== socket.userId)) return;
     await this.finish(call, 'hangup', socket.userId);
+  }
+
+  /**
+   * A device that connects while a call rings for its user rings too: someone who opens Chirp from
+   * the call's notification gets Accept/Decline (only the new socket is told; the others rang already).
+   */
+  async socketOpened(socket: ClientSocket): Promise<void> {
+    for (const call of await liveCallsOf(this.deps.db, socket.userId)) {
+      if (call.status !== 'ringing' || call.receiverId !== socket.userId) continue;
+      const caller = await findUserById(this.deps.db, call.callerId);
+      if (caller) socket.send(incomingCall(call, caller));
+    }
   }
 
   /** After the user's last socket anywhere closed: their calls end unless they are back in time. */
@@ -201,4 +200,21 @@ export class CallService {
     timer.unref();
     this.timers.add(timer);
   }
+}
+
+/** The ring the receiver's devices get (spec §3 "Call": the contact is the caller). */
+function incomingCall(call: { id: string; roomName: string }, caller: User): IncomingCall {
+  const callerName = displayName(caller);
+  return {
+    type: 'incoming_call',
+    callId: call.id,
+    roomName: call.roomName,
+    callerId: caller.id,
+    callerName,
+    callerProfileImageUrl: caller.profileImageUrl,
+    contactId: caller.id,
+    contactName: callerName,
+    contactProfileImageUrl: caller.profileImageUrl,
+    isInitiator: false,
+  };
 }

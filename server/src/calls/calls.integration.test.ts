@@ -37,6 +37,13 @@ const newCall = (receiverId: string) => ({
 
 const ofType = (type: string, callId?: string) => (m: Message) =>
   m.type === type && (callId === undefined || m.callId === callId);
+async function waitForHistory(who: Person, callId: string, outcome: CallHistoryEntry['outcome']): Promise<void> {
+  for (;;) {
+    const history = (await (await who.client.request('/api/calls')).json()) as CallHistoryEntry[];
+    if (history.some((entry) => entry.callId === callId && entry.outcome === outcome)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(testDatabases())('one-to-one calls on $name', (database) => {
@@ -122,6 +129,30 @@ describe.each(testDatabases())('one-to-one calls on $name', (database) => {
       outcome: 'answered',
     });
     for (const socket of [caller, phone, laptop]) await socket.close();
+  });
+
+  it('rings a device that connects while the call still rings (opened from its notification), and not once it stopped', async () => {
+    const ann = people.ann;
+    const bob = people.bob;
+    const caller = await TestSocket.open(ann.client);
+    const call = newCall(bob.id);
+    caller.send(call);
+    // Bob has no page open: the call rings for him on the server only.
+    await waitForHistory(bob, call.callId, 'ongoing');
+    const opened = await TestSocket.open(bob.client);
+    expect(await opened.next<Message>(ofType('incoming_call', call.callId))).toMatchObject({
+      callId: call.callId,
+      roomName: call.roomName,
+      callerId: ann.id,
+      contactName: ann.name,
+      isInitiator: false,
+    });
+    opened.send({ type: 'call_declined', callId: call.callId });
+    await caller.next<Message>(ofType('call_declined', call.callId));
+    const later = await TestSocket.open(bob.client);
+    await pause(200);
+    expect(later.received.filter((m) => (m as Message).type === 'incoming_call')).toEqual([]);
+    for (const socket of [caller, opened, later]) await socket.close();
   });
 
   it('tells the caller when the receiver declines', async () => {

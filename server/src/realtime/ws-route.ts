@@ -67,6 +67,8 @@ export function registerWsRoute(app: FastifyInstance): void {
     router,
     opened: async (socket) => {
       await presence.socketOpened(socket);
+      // A call that rings for this user now rings here too (opened from its notification).
+      await calls.socketOpened(socket);
       return socket;
     },
     // Presence first: a call ends on disconnect only if the user is then offline everywhere.

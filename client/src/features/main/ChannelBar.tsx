@@ -17,6 +17,10 @@ const AddMembersDialog = lazy(() =>
 const TransmissionsButton = lazy(() =>
   import('../transmissions/TransmissionsButton').then((m) => ({ default: m.TransmissionsButton })),
 );
+// Notify me reaches the member's devices when Chirp is closed: its code loads after the bar.
+const ChannelNotifyToggle = lazy(() =>
+  import('../notifications/ChannelNotifyToggle').then((m) => ({ default: m.ChannelNotifyToggle })),
+);
 const TalkModeDialog = lazy(() =>
   import('./channel-admin-dialogs').then((m) => ({ default: m.TalkModeDialog })),
 );
@@ -84,6 +88,11 @@ export function ChannelBar({ channelId }: { channelId: number }) {
           {channel?.talkMode === 'walkie' && isMember ? (
             <Suspense fallback={null}>
               <TransmissionsButton channel={channel} />
+            </Suspense>
+          ) : null}
+          {isMember ? (
+            <Suspense fallback={null}>
+              <ChannelNotifyToggle channelId={channelId} />
             </Suspense>
           ) : null}
           <InviteButton channelId={channelId} />

@@ -1,3 +1,5 @@
+import { Suspense, lazy } from 'react';
+import { useSearch } from 'wouter';
 import { isAdminTier } from '../../../../protocol/user';
 import { useAuth } from '../auth/useAuth';
 import { ChannelBar } from './ChannelBar';
@@ -5,11 +7,11 @@ import { useCurrentChannel } from '../channels/current-channel';
 import { useChannelEntry } from '../channels/useChannelEntry';
 import { useConversation, useConversations } from '../channels/useConversations';
 import { ShareButton } from '../invites/ShareButton';
-import { Suspense, lazy } from 'react';
 import { Hash, Users } from 'lucide-react';
 import { AppLayout } from '../shell/AppLayout';
 import { DeferredTopBarMenu } from '../shell/DeferredTopBarMenu';
 import { UsageAlertBanner } from '../usage/UsageAlertBanner';
+import { mayHoldTapTarget } from '../notifications/tap-query';
 import { NoChannelPrompt } from './NoChannelPrompt';
 import { TopBarStatusSlot } from './TopBarStatusSlot';
 import { VoiceControlsSlot } from './VoiceControlsSlot';
@@ -20,6 +22,10 @@ const loadChannelsMenu = () => import('../channels/ChannelsMenu').then((m) => m.
 // A direct conversation's bar loads when one is first opened.
 const ConversationBar = lazy(() =>
   import('../conversations/ConversationBar').then((m) => ({ default: m.ConversationBar })),
+);
+// A tapped notification's target (a call, a channel, a transmission): its code loads when there is one.
+const PushTapHandler = lazy(() =>
+  import('../notifications/PushTapHandler').then((m) => ({ default: m.PushTapHandler })),
 );
 
 /**
@@ -33,6 +39,7 @@ export function MainScreen() {
   useChannelEntry();
   const conversations = useConversations();
   const conversation = useConversation(channelId);
+  const search = useSearch();
   const isAdmin = user !== null && isAdminTier(user.subscriptionTier);
 
   return (
@@ -43,6 +50,11 @@ export function MainScreen() {
       share={<ShareButton />}
     >
       <UsageAlertBanner />
+      {mayHoldTapTarget(search) ? (
+        <Suspense fallback={null}>
+          <PushTapHandler />
+        </Suspense>
+      ) : null}
       {channelId === null ? (
         <NoChannelPrompt isAdmin={isAdmin} />
       ) : (

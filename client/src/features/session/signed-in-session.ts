@@ -22,6 +22,7 @@ import { floorView } from '../floor/floor-view';
 import { voiceRoom } from '../voice/voice-room';
 import { startVoiceRuntime } from '../voice/voice-runtime';
 import { currentVoicePreferences } from '../voice-preferences/voice-preferences-query';
+import { followPushTaps } from '../notifications/follow-push-taps';
 import { followServerSignOut } from './signed-out-elsewhere';
 
 /** Keeps the presence store's "call active" in step with the call controller. */
@@ -96,6 +97,7 @@ export function startSignedInSession(user: User): () => void {
     rememberLastChannel(user.id, currentChannel),
     listenPageHide(),
     followServerSignOut(channelSocket, queryClient),
+    followPushTaps(),
   ];
   return () => {
     // Presence leaves the channel while the socket is still open; then everything else stops.

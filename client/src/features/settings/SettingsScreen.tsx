@@ -11,6 +11,7 @@ import { ClaimServerCard } from './ClaimServerCard';
 import { ChannelManagementCard } from './ChannelManagementCard';
 import { DeleteAccountCard } from './DeleteAccountCard';
 import { MemberManagementCard } from './MemberManagementCard';
+import { NotificationsCard } from './NotificationsCard';
 import { TierCard } from './TierCard';
 import { useAccount } from './useAccount';
 import { UserManagementCard } from './UserManagementCard';
@@ -36,6 +37,7 @@ export function SettingsScreen() {
       <TierCard tier={user?.subscriptionTier ?? 'free'} />
       {user?.subscriptionTier === 'superadmin' ? <UserManagementCard /> : null}
       <TalkModeCard />
+      <NotificationsCard />
       <PayAsYouGoCard />
       <BlockedUsersCard />
       <ChannelManagementCard onManageMembers={manageMembers} />

@@ -1,7 +1,8 @@
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useState, useSyncExternalStore } from 'react';
 import { History } from 'lucide-react';
 import type { Channel } from '../../../../protocol/channels';
 import { Button } from '../../ui/Button';
+import { endPlay, pendingPlay, subscribePlayRequests } from './play-request';
 import { useTransmissions } from './transmission-queries';
 import { TRANSMISSION_TEXTS } from './transmission-texts';
 
@@ -16,9 +17,19 @@ const TransmissionsDialog = lazy(() =>
  */
 export function TransmissionsButton({ channel }: { channel: Channel }) {
   const list = useTransmissions(channel.id, true);
-  const [open, setOpen] = useState(false);
-  const [used, setUsed] = useState(false);
+  const [openByHand, setOpen] = useState(false);
+  const [usedByHand, setUsed] = useState(false);
   const missed = list.data?.missed ?? 0;
+  // A tapped notification asked to play one of this channel's transmissions: the list is open
+  // until its player takes the request (then it stays open by hand).
+  const asked = useSyncExternalStore(subscribePlayRequests, pendingPlay)?.channelId === channel.id;
+  const open = openByHand || asked;
+  const used = usedByHand || asked;
+  const onOpenChange = (next: boolean) => {
+    setUsed(true);
+    setOpen(next);
+    if (!next) endPlay(channel.id);
+  };
   return (
     <>
       <Button
@@ -35,7 +46,7 @@ export function TransmissionsButton({ channel }: { channel: Channel }) {
       </Button>
       {used ? (
         <Suspense fallback={null}>
-          <TransmissionsDialog channel={channel} open={open} onOpenChange={setOpen} />
+          <TransmissionsDialog channel={channel} open={open} onOpenChange={onOpenChange} />
         </Suspense>
       ) : null}
     </>

@@ -20,6 +20,7 @@ import {
   useMarkTransmissionsSeen,
   useTransmissions,
 } from './transmission-queries';
+import { playNow } from './play-request';
 import { TransmissionPlayer, type PlayerSnapshot } from './transmission-player';
 import { formatDuration, formatTime, TRANSMISSION_TEXTS } from './transmission-texts';
 
@@ -92,6 +93,14 @@ function TransmissionsPanel({ channel }: { channel: Channel }) {
   }, [missed, markSeenNow]);
 
   const items = list.data?.transmissions ?? [];
+  // A tapped notification's transmission plays once the list and the player are ready.
+  const loaded = list.data?.transmissions;
+  useEffect(() => {
+    if (!player || !loaded) return;
+    const asked = playNow(channel.id);
+    const wanted = asked && loaded.find((t) => t.id === asked.transmissionId);
+    if (wanted) player.play([{ id: wanted.id, speakerId: wanted.speaker.id }]);
+  }, [player, loaded, channel.id]);
   const current = snapshot.status === 'idle' ? undefined : snapshot.queue[snapshot.index];
   const currentItem = current ? items.find((t) => t.id === current.id) : undefined;
   const queue = (from: Transmission[]) => from.map((t) => ({ id: t.id, speakerId: t.speaker.id }));

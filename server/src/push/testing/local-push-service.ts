@@ -37,14 +37,13 @@ export class LocalPushService {
     });
   }
 
-  static async start(): Promise<LocalPushService> {
-    const dir = mkdtempSync(join(tmpdir(), 'chirp-push-service-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ], { stdio: 'ignore' });
-    const service = new LocalPushService(readFileSync(join(dir, 'cert.pem')), readFileSync(join(dir, 'key.pem')));
+  /**
+   * Starts on a free port with a new certificate, or with `certificate` (made earlier by
+   * `makePushServiceCertificate`, for a server process started before the test that trusts it
+   * through NODE_EXTRA_CA_CERTS).
+   */
+  static async start(certificate: PushServiceCertificate = makePushServiceCertificate()): Promise<LocalPushService> {
+    const service = new LocalPushService(readFileSync(certificate.certFile), readFileSync(certificate.keyFile));
     await new Promise<void>((resolve) => service.server.listen(0, '127.0.0.1', resolve));
     service.origin = `https://localhost:${(service.server.address() as AddressInfo).port}`;
     return service;
@@ -70,6 +69,22 @@ export class LocalPushService {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** A self-signed certificate for localhost and 127.0.0.1, as PEM files. */
+export interface PushServiceCertificate {
+  certFile: string;
+  keyFile: string;
+}
+
+export function makePushServiceCertificate(dir = mkdtempSync(join(tmpdir(), 'chirp-push-service-'))): PushServiceCertificate {
+  const certificate = { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') };
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', certificate.keyFile, '-out', certificate.certFile, '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+  ], { stdio: 'ignore' });
+  return certificate;
 }
 
 export interface ReceivedPush {

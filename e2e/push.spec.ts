@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
+import { PUSH_SUBSCRIBED_MESSAGE, pushPayloadSchema, type PushPayload } from '../protocol/push';
+import {
+  DeviceKeys,
+  LocalPushService,
+  type ReceivedPush,
+} from '../server/src/push/testing/local-push-service';
+import { newPerson, type Person } from './support/accounts';
+import { twoMembersInOneChannel } from './support/channel-setup';
+import { expect, signInAndOpen, test } from './support/fixtures';
+
+/**
+ * Web Push end to end in Chromium. Headless Chromium cannot reach a real push service, so the ONE
+ * thing stood in for is the browser's push service: `PushManager.prototype.subscribe` (and
+ * `getSubscription`) in the page return a subscription whose endpoint is a local HTTPS push service
+ * this test starts (the server trusts its certificate: playwright.config.ts) and whose keys this test
+ * holds. Everything else is real: the Settings screen, the server's VAPID-signed, encrypted push
+ * (RFC 8291), its decryption here with the device's keys, the app's service worker receiving it
+ * through the DevTools protocol (`ServiceWorker.deliverPushMessage`) and showing the notification.
+ */
+
+const certificate = () => {
+  const certFile = process.env.E2E_PUSH_CERT_FILE;
+  const keyFile = process.env.E2E_PUSH_KEY_FILE;
+  if (!certFile || !keyFile) throw new Error('E2E_PUSH_CERT_FILE/E2E_PUSH_KEY_FILE missing (playwright.config.ts)');
+  return { certFile, keyFile };
+};
+
+let pushService: LocalPushService;
+test.beforeAll(async () => {
+  pushService = await LocalPushService.start(certificate());
+});
+test.afterAll(async () => {
+  await pushService.close();
+});
+
+/** A device: a browser context whose push subscription lands at the local push service. */
+interface Device {
+  context: BrowserContext;
+  keys: DeviceKeys;
+  endpoint: string;
+}
+
+/** Installed before the app loads: the browser's push service, stood in for (see above). */
+function standInPushService(device: { endpoint: string; p256dh: string; auth: string }) {
+  if (typeof PushManager === 'undefined') return;
+  const STORE = 'e2e-push-subscription-key';
+  const subscription = (key: number[]) => ({
+    endpoint: device.endpoint,
+    expirationTime: null,
+    options: { userVisibleOnly: true, applicationServerKey: new Uint8Array(key).buffer },
+    toJSON: () => ({ endpoint: device.endpoint, expirationTime: null, keys: { p256dh: device.p256dh, auth: device.auth } }),
+    unsubscribe: () => {
+      localStorage.removeItem(STORE);
+      return Promise.resolve(true);
+    },
+  });
+  PushManager.prototype.subscribe = function (options?: PushSubscriptionOptionsInit) {
+    const raw = options?.applicationServerKey;
+    const key = raw instanceof ArrayBuffer ? new Uint8Array(raw) : ArrayBuffer.isView(raw) ? new Uint8Array(raw.buffer) : new Uint8Array();
+    localStorage.setItem(STORE, JSON.stringify(Array.from(key)));
+    return Promise.resolve(subscription(Array.from(key)) as unknown as PushSubscription);
+  };
+  PushManager.prototype.getSubscription = function () {
+    const stored = localStorage.getItem(STORE);
+    return Promise.resolve(stored ? (subscription(JSON.parse(stored) as number[]) as unknown as PushSubscription) : null);
+  };
+}
+
+async function newDevice(browser: Browser, baseURL: string): Promise<Device> {
+  const context = await browser.newContext();
+  await context.grantPermissions(['notifications', 'microphone'], { origin: baseURL });
+  const keys = new DeviceKeys();
+  const endpoint = pushService.endpoint();
+  const { p256dh, auth } = keys.subscription(endpoint).keys;
+  await context.addInitScript(standInPushService, { endpoint, p256dh, auth });
+  return { context, keys, endpoint };
+}
+
+/** Turns notifications on from Settings → Notifications, as a person would. */
+async function turnOn(page: Page): Promise<void> {
+  await page.goto('/settings');
+  const card = page.locator('#notifications');
+  await card.getByRole('button', { name: 'Turn on notifications on this device' }).click();
+  await expect(card.getByText(PUSH_SUBSCRIBED_MESSAGE)).toBeVisible();
+}
+
+/** The pushes the local push service took for one device. */
+const pushesTo = (device: Device): ReceivedPush[] =>
+  pushService.received.filter((push) => push.path === new URL(device.endpoint).pathname);
+
+/** The next push for `device` that `match` accepts, decrypted with its keys. */
+async function nextPush(device: Device, match: (payload: PushPayload) => boolean): Promise<{ text: string; payload: PushPayload }> {
+  let found: { text: string; payload: PushPayload } | undefined;
+  await expect
+    .poll(
+      () => {
+        for (const push of pushesTo(device)) {
+          const text = device.keys.decrypt(push.body);
+          const payload = pushPayloadSchema.parse(JSON.parse(text));
+          if (match(payload)) found = { text, payload };
+        }
+        return found !== undefined;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The DevTools session and service worker registration of each page, opened once. */
+const workers = new WeakMap<Page, Promise<{ cdp: CDPSession; registrationId: string }>>();
+
+function serviceWorkerOf(page: Page): Promise<{ cdp: CDPSession; registrationId: string }> {
+  let found = workers.get(page);
+  if (!found) {
+    found = (async () => {
+      const cdp = await page.context().newCDPSession(page);
+      const origin = new URL(page.url()).origin;
+      const registration = new Promise<string>((resolve) => {
+        cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+          const ours = registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin));
+          if (ours) resolve(ours.registrationId);
+        });
+      });
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      await cdp.send('ServiceWorker.enable');
+      return { cdp, registrationId: await registration };
+    })();
+    workers.set(page, found);
+  }
+  return found;
+}
+
+/** Hands a push message to the page's service worker, as the browser does when its push service delivers it. */
+async function deliverToServiceWorker(page: Page, data: string): Promise<void> {
+  const { cdp, registrationId } = await serviceWorkerOf(page);
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(page.url()).origin, registrationId, data });
+}
+
+type Shown = { title: string; body: string; tag: string; data: unknown };
+async function notificationsShown(page: Page): Promise<Shown[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
+  });
+}
+
+/**
+ * Delivers a push to the page's service worker until a notification with `tag` shows. Handed over
+ * again if none shows: a push handed over through DevTools was seen not to show now and then (2 runs
+ * of 9 with the whole file, never alone); a worker that never shows it fails every attempt.
+ */
+async function deliverUntilShown(page: Page, data: string, tag: string): Promise<Shown> {
+  let shown: Shown | undefined;
+  await expect(async () => {
+    await deliverToServiceWorker(page, data);
+    await expect
+      .poll(async () => (shown = (await notificationsShown(page)).find((n) => n.tag === tag)), { timeout: 3000 })
+      .toBeDefined();
+  }).toPass({ timeout: 20_000 });
+  return shown!;
+}
+
+const someone = (first: string): Person => newPerson(first, `P${randomBytes(3).toString('hex')}`);
+
+test('Settings → Notifications: turn on, a test notification through the push service and the service worker, turn off', async ({
+  browser,
+  baseURL,
+}) => {
+  const device = await newDevice(browser, baseURL!);
+  const page = await device.context.newPage();
+  const person = someone('Nia');
+  await signInAndOpen(page, person);
+  await turnOn(page);
+  const card = page.locator('#notifications');
+
+  await card.getByRole('button', { name: 'Send a test notification' }).click();
+  const test = await nextPush(device, (payload) => payload.kind === 'test');
+  expect(await deliverUntilShown(page, test.text, test.payload.tag)).toMatchObject({
+    title: test.payload.title,
+    body: test.payload.body,
+    data: { url: test.payload.url },
+  });
+
+  // A push the worker cannot read still shows a notification (Safari revokes silent pushers).
+  expect(await deliverUntilShown(page, 'not json', 'chirp')).toMatchObject({ title: 'Chirp', data: { url: '/' } });
+  // One thing, one notification: each tag shows once.
+  expect((await notificationsShown(page)).map((n) => n.tag).sort()).toEqual(['chirp', test.payload.tag]);
+
+  // Signing out removes the device on the server; signing in again on it, Settings tells the server
+  // of the subscription the browser kept, and a test reaches it again.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Continue to Sign In' })).toBeVisible();
+  await signInAndOpen(page, person);
+  await page.goto('/settings');
+  await card.getByRole('button', { name: 'Send a test notification' }).click();
+  await expect.poll(() => pushesTo(device).length).toBe(2);
+
+  // Which kinds notify is kept on the server (all devices): Pokes off stays off after a reload.
+  const pokes = card.getByRole('switch', { name: /Pokes/ });
+  await expect(pokes).toBeChecked();
+  await pokes.uncheck();
+  await expect(pokes).not.toBeChecked();
+  await page.reload();
+  await expect(card.getByRole('switch', { name: /Pokes/ })).not.toBeChecked();
+  await expect(card.getByRole('switch', { name: /Calls/ })).toBeChecked();
+
+  await card.getByRole('button', { name: 'Turn off' }).click();
+  await expect(card.getByRole('button', { name: 'Turn on notifications on this device' })).toBeVisible();
+  // The server forgot the device: a test for it is refused.
+  const refused = await page.request.post('/api/push/test', {
+    data: { endpoint: device.endpoint },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(refused.status()).toBe(404);
+  await device.context.close();
+});
+
+for (const width of [390, 1280]) {
+  test(`Settings → Notifications at ${width} px`, async ({ browser, baseURL }, testInfo) => {
+    const device = await newDevice(browser, baseURL!);
+    const page = await device.context.newPage();
+    await page.setViewportSize({ width, height: 900 });
+    await signInAndOpen(page, someone('Ola'));
+    await turnOn(page);
+    const card = page.locator('#notifications');
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: testInfo.outputPath(`notifications-${width}.png`) });
+    // Nothing of the card runs off a phone's screen.
+    const box = await card.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    await device.context.close();
+  });
+}
+
+test("a channel's Notify me is in its own actions and is kept", async ({ browser, baseURL }) => {
+  const { a, b, channelId } = await twoMembersInOneChannel(browser, baseURL!);
+  const notify = b.page.getByRole('button', { name: 'Notify me' });
+  await expect(notify).toHaveAttribute('aria-pressed', 'true');
+  await notify.focus();
+  await b.page.keyboard.press('Enter');
+  await expect(notify).toHaveAttribute('aria-pressed', 'false');
+  await b.page.reload();
+  await expect(b.page.getByRole('button', { name: 'Notify me' })).toHaveAttribute('aria-pressed', 'false');
+  expect(await (await b.page.request.get(`/api/channels/${channelId}/notify`)).json()).toEqual({ notify: false });
+  // Ava's stays on: it is each member's own.
+  await expect(a.page.getByRole('button', { name: 'Notify me' })).toHaveAttribute('aria-pressed', 'true');
+  for (const user of [a, b]) await user.context.close();
+});
+
+/** Ava calls from the Contacts menu, as in calls.spec.ts. */
+async function placeCall(page: Page, calleeName: string): Promise<void> {
+  const callButton = page.getByRole('button', { name: `Call ${calleeName}` });
+  await expect(async () => {
+    if (!(await callButton.isVisible())) await page.getByRole('button', { name: 'Contacts' }).click();
+    await callButton.click({ timeout: 3000 });
+    await expect(page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
+  }).toPass({ timeout: 20_000 });
+}
+
+test('a call to Ben pushes once to his device whose page is closed and none to the one open and visible; the notification opens the ringing call', async ({
+  browser,
+  baseURL,
+}) => {
+  const ben = someone('Ben');
+  const ava = someone('Ava');
+  // Ben's phone: notifications on, then Chirp closed.
+  const phone = await newDevice(browser, baseURL!);
+  const phonePage = await phone.context.newPage();
+  await signInAndOpen(phonePage, ben);
+  await turnOn(phonePage);
+  await phonePage.close();
+  // Ben's laptop: notifications on, and Chirp open in front of him.
+  const laptop = await newDevice(browser, baseURL!);
+  const laptopPage = await laptop.context.newPage();
+  await signInAndOpen(laptopPage, ben);
+  await turnOn(laptopPage);
+  await laptopPage.goto('/');
+  const caller = await browser.newContext();
+  const avaPage = await caller.newPage();
+  await signInAndOpen(avaPage, ava);
+
+  await placeCall(avaPage, ben.name);
+  await expect(laptopPage.getByTestId('incoming-call')).toBeVisible();
+  const ring = await nextPush(phone, (payload) => payload.kind === 'call');
+  expect(ring.payload.body).toContain(ava.name);
+  // Ava gives up: the phone is told it was missed, under the same tag (it replaces the ringing one).
+  await avaPage.getByRole('button', { name: 'End call' }).click();
+  const missed = await nextPush(phone, (payload) => payload.kind === 'missed-call');
+  expect(missed.payload.tag).toBe(ring.payload.tag);
+  // Once per event on the phone; nothing on the laptop, where Ben saw it all in the page.
+  expect(pushesTo(phone)).toHaveLength(2);
+  expect(pushesTo(laptop)).toEqual([]);
+
+  // The first call's notification, tapped now: it no longer rings.
+  const tapped = await phone.context.newPage();
+  await tapped.goto(ring.payload.url);
+  await expect(tapped.getByText(`Missed call from ${ava.name}`).first()).toBeVisible();
+  await expect(tapped).toHaveURL(/\/$/);
+  await tapped.close();
+
+  // A second call, while the phone's page is closed again: its notification opens the ringing call.
+  await placeCall(avaPage, ben.name);
+  const ringing = await nextPush(phone, (payload) => payload.kind === 'call' && payload.tag !== ring.payload.tag);
+  const phoneAgain = await phone.context.newPage();
+  await phoneAgain.goto('/settings');
+  const shown = await deliverUntilShown(phoneAgain, ringing.text, ringing.payload.tag);
+  expect(shown.title).toBe(ringing.payload.title);
+  const { url } = shown.data as { url: string };
+  expect(url).toMatch(/^\/\?call=/);
+  await phoneAgain.goto(url);
+  const incoming = phoneAgain.getByRole('dialog', { name: `Incoming call from ${ava.name}` });
+  await expect(incoming.getByRole('button', { name: 'Accept call' })).toBeVisible();
+  await expect(incoming.getByRole('button', { name: 'Decline call' })).toBeVisible();
+  await expect(phoneAgain).toHaveURL(/\/$/);
+  await incoming.getByRole('button', { name: 'Decline call' }).click();
+  await expect(avaPage.getByText('Call declined', { exact: true })).toBeVisible();
+
+  for (const context of [phone.context, laptop.context, caller]) await context.close();
+});
