@@ -179,9 +179,12 @@ describe.each(testDatabases())('pokes, channel adds and transmissions push on $n
       .insert(channels)
       .values({ name: '', createdBy: ava.id, kind: 'direct', directKey: randomUUID(), talkMode: 'walkie' })
       .returning();
+    // Joined a moment before anyone speaks: a transmission that starts in the very millisecond of
+    // joining does not count as missed, and this insert is that fast.
+    const joinedAt = new Date(Date.now() - 1000);
     await db.insert(channelMembers).values([
-      { channelId: direct!.id, userId: ava.id },
-      { channelId: direct!.id, userId: ben.person.id },
+      { channelId: direct!.id, userId: ava.id, joinedAt },
+      { channelId: direct!.id, userId: ben.person.id, joinedAt },
     ]);
     await say(ava, direct!.id, 3);
     await say(ava, direct!.id, 2);
