@@ -141,7 +141,10 @@ describe.runIf(livekitWithWebhooks)('LiveKit walkie-talkie recording', () => {
     const heardFrom = listener.firstPayload.get(talker.identity)?.readUInt32BE(1);
     console.log(`Cal heard Bea from packet ${heardFrom}; kept from packet ${numbers[0]}`);
     expect(heardFrom).toBeLessThanOrEqual(5);
-    expect(numbers[0]).toBeLessThanOrEqual(heardFrom!);
+    // LiveKit subscribes the room's participants to the new track one after another, so under load
+    // the recorder (already in the room) may start one packet (20 ms) after Cal; a recorder that
+    // joins only when the floor is asked for loses many more (decision 036).
+    expect(numbers[0]).toBeLessThanOrEqual(heardFrom! + 1);
     expect(numbers).toEqual(Array.from({ length: 101 - numbers[0]! }, (_, i) => numbers[0]! + i));
   });
 });
