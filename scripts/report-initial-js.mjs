@@ -9,7 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGETS_KB = { landing: 100, main: 150 };
+// The main screen's budget went from 150 to 155 KB when push reached people with Chirp closed: the
+// visibility report (whether this device is present), the conversation lookup that tells a direct
+// conversation from a channel, and the tap-target check cost 1.3 KB there; everything else they
+// brought (Settings → Notifications, the conversation bar, the tap handler) loads on demand.
+const BUDGETS_KB = { landing: 100, main: 155 };
 /** Manifest keys are relative to the Vite root, `client/`. */
 const MAIN_SCREEN_ENTRIES = [
   'src/features/main/MainScreen.tsx',
