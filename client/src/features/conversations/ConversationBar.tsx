@@ -9,6 +9,10 @@ import { MemberList } from '../members/MemberList';
 import { UserAvatar } from '../members/UserAvatar';
 import { CONVERSATION_TEXTS, conversationReturn } from '../channels/open-conversation';
 
+// Notify me: whether this person's walkie-talkie messages reach my devices while Chirp is closed.
+const ChannelNotifyToggle = lazy(() =>
+  import('../notifications/ChannelNotifyToggle').then((m) => ({ default: m.ChannelNotifyToggle })),
+);
 const TransmissionsButton = lazy(() =>
   import('../transmissions/TransmissionsButton').then((m) => ({ default: m.TransmissionsButton })),
 );
@@ -50,6 +54,7 @@ export function ConversationBar({ conversation }: { conversation: Conversation }
         <div className="flex flex-wrap items-center gap-2">
           <Suspense fallback={null}>
             <TransmissionsButton channel={channel} />
+            <ChannelNotifyToggle channelId={channel.id} />
           </Suspense>
         </div>
       </div>
