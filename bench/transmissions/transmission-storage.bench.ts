@@ -7,7 +7,7 @@ import { channels, transmissions, users } from '../../server/src/db/schema.js';
 import { testDatabases } from '../../server/src/testing/test-databases.js';
 import { DatabaseAudioStore } from '../../server/src/transmissions/audio-store/database-audio-store.js';
 import { S3AudioStore } from '../../server/src/transmissions/audio-store/s3-audio-store.js';
-import { testPrefix, testS3 } from '../../server/src/transmissions/audio-store/testing/test-audio-stores.js';
+import { testPrefix, testS3 } from '../../server/src/testing/test-audio-stores.js';
 import type { StoredAudio, TransmissionAudioStore } from '../../server/src/transmissions/audio-store/transmission-audio-store.js';
 import { TransmissionRecording } from '../../server/src/transmissions/transmission-recording.js';
 import { percentile } from '../stats.js';

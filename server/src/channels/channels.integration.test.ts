@@ -18,7 +18,7 @@ import { TestClient } from '../testing/http-client.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
-import { storedAudioOf } from '../transmissions/audio-store/testing/test-audio-stores.js';
+import { storedAudioOf } from '../testing/test-audio-stores.js';
 import { TransmissionRecording } from '../transmissions/transmission-recording.js';
 import { joinVoice } from '../testing/voice-join.js';
 

@@ -1,15 +1,13 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorState } from '../../../protocol/floor.js';
 import type { Conversation } from '../../../protocol/conversations.js';
 import type { TransmissionsResponse } from '../../../protocol/transmissions.js';
-import { usageSessions } from '../db/schema.js';
 import { FLOOR_PAUSE_MS } from '../floor/floor-store.js';
 import { body, signIn, startConversation, type Person } from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
-import { joinVoice } from '../testing/voice-join.js';
+import { joinVoiceCounted } from '../testing/voice-join.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
 import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 
@@ -26,29 +24,9 @@ describe.each(testDatabases().slice(0, 1))('direct conversation voice on $name',
   const voices = new Map<string, WeriftVoiceClient>();
   const sockets = new Map<string, TestSocket>();
 
-  const voiceRowOpen = async (who: Person) =>
-    (
-      await server.database.db
-        .select({ id: usageSessions.id })
-        .from(usageSessions)
-        .where(
-          and(
-            eq(usageSessions.userId, who.id),
-            eq(usageSessions.channelId, channelId),
-            isNull(usageSessions.endedAt),
-          ),
-        )
-    ).length > 0;
-
+  // Metered as any channel: joining waits for the voice server to open their usage row.
   const connect = async (who: Person) => {
-    const voice = await joinVoice(who, channelId);
-    voices.set(who.id, voice);
-    await voice.waitFor(() => voice.isPublishing, 10_000, `${who.name} publishes`);
-    // Metered as any channel: the voice server opened their usage row.
-    for (let tries = 0; !(await voiceRowOpen(who)); tries++) {
-      if (tries > 100) throw new Error(`no voice usage row for ${who.name}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
+    voices.set(who.id, await joinVoiceCounted(server.database.db, who, channelId));
     const socket = await TestSocket.open(who.client);
     socket.send({ type: 'join_channel', channelId, userId: who.id });
     sockets.set(who.id, socket);

@@ -1,7 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorDenied, FloorState } from '../../../protocol/floor.js';
-import { usageSessions } from '../db/schema.js';
 import { FLOOR_PAUSE_MS } from './floor-store.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
 import { claimServer } from '../testing/owner.js';
@@ -9,7 +7,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
-import { joinVoice } from '../testing/voice-join.js';
+import { joinVoiceCounted, voiceUsageOpen } from '../testing/voice-join.js';
 
 interface Person {
   client: TestClient;
@@ -50,27 +48,10 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
   const sockets: TestSocket[] = [];
   const voices: WeriftVoiceClient[] = [];
 
-  const openVoiceRows = (who: Person) =>
-    server.database.db
-      .select({ id: usageSessions.id })
-      .from(usageSessions)
-      .where(
-        and(
-          eq(usageSessions.userId, who.id),
-          eq(usageSessions.channelId, channelId),
-          isNull(usageSessions.endedAt),
-        ),
-      );
   /** Connects the person to the channel's voice (the built-in SFU), as the app does before a press. */
   const connectVoice = async (who: Person) => {
-    const voice = await joinVoice(who, channelId);
+    const voice = await joinVoiceCounted(server.database.db, who, channelId);
     voices.push(voice);
-    expect(voice.joined).toBeDefined();
-    // The SFU's join opens the connection's usage row: from then on the server counts them in.
-    for (let tries = 0; (await openVoiceRows(who)).length === 0; tries++) {
-      if (tries > 100) throw new Error(`no voice usage row for ${who.name}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
     return voice;
   };
   /** A new hold by the same person waits for the pause after their last one (decision 023). */
@@ -280,7 +261,7 @@ describe.each(testDatabases())('walkie-talkie floor control on $name', (database
     d.send({ type: 'floor_release', channelId });
     await watcher.next<FloorState>(floorOf(channelId, null));
     await voice.close();
-    for (let tries = 0; (await openVoiceRows(dan)).length > 0; tries++) {
+    for (let tries = 0; await voiceUsageOpen(server.database.db, dan.id, channelId); tries++) {
       if (tries > 100) throw new Error('the voice usage row did not close');
       await new Promise((resolve) => setTimeout(resolve, 30));
     }

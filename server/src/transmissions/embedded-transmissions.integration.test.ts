@@ -1,4 +1,3 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FloorState } from '../../../protocol/floor.js';
 import type { TransmissionsResponse } from '../../../protocol/transmissions.js';
@@ -9,14 +8,13 @@ import {
   signInOwner,
   type Person,
 } from '../testing/people.js';
-import { usageSessions } from '../db/schema.js';
 import { FLOOR_PAUSE_MS } from '../floor/floor-store.js';
 import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
 import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
-import { joinVoice } from '../testing/voice-join.js';
+import { joinVoiceCounted } from '../testing/voice-join.js';
 import { LocalPushService } from '../push/testing/local-push-service.js';
 import { PushDevices, type Device } from '../testing/push-devices.js';
 
@@ -38,29 +36,9 @@ describe.each(testDatabases())('built-in SFU transmissions on $name', (database)
   const voices = new Map<string, WeriftVoiceClient>();
   const sockets = new Map<string, TestSocket>();
 
-  const voiceRowOpen = async (who: Person) =>
-    (
-      await server.database.db
-        .select({ id: usageSessions.id })
-        .from(usageSessions)
-        .where(
-          and(
-            eq(usageSessions.userId, who.id),
-            eq(usageSessions.channelId, channelId),
-            isNull(usageSessions.endedAt),
-          ),
-        )
-    ).length > 0;
-
   /** Joins the channel's voice as the app does, and its `/ws` channel to press the floor. */
   const connect = async (who: Person) => {
-    const voice = await joinVoice(who, channelId);
-    voices.set(who.id, voice);
-    await voice.waitFor(() => voice.isPublishing, 10_000, `${who.name} publishes`);
-    for (let tries = 0; !(await voiceRowOpen(who)); tries++) {
-      if (tries > 100) throw new Error(`no voice usage row for ${who.name}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
+    voices.set(who.id, await joinVoiceCounted(server.database.db, who, channelId));
     const socket = await TestSocket.open(who.client);
     socket.send({ type: 'join_channel', channelId, userId: who.id });
     sockets.set(who.id, socket);

@@ -11,7 +11,7 @@ import { TestSocket } from '../testing/test-socket.js';
 import { joinVoice } from '../testing/voice-join.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
 import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
-import { testAudioStores } from './audio-store/testing/test-audio-stores.js';
+import { testAudioStores } from '../testing/test-audio-stores.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 

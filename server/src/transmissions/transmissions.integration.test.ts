@@ -9,7 +9,7 @@ import {
 } from '../testing/people.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { storedAudioOf, testStorages } from './audio-store/testing/test-audio-stores.js';
+import { storedAudioOf, testStorages } from '../testing/test-audio-stores.js';
 import { TransmissionRecording } from './transmission-recording.js';
 
 const person = (server: TestServer, name: string) =>

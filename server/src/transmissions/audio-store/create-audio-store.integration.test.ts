@@ -4,7 +4,7 @@ import { StartRefusal } from '../../start-refusal.js';
 import { freePort } from '../../testing/test-server.js';
 import { testDatabases } from '../../testing/test-databases.js';
 import { createAudioStore } from './create-audio-store.js';
-import { testPrefix, testS3 } from './testing/test-audio-stores.js';
+import { testPrefix, testS3 } from '../../testing/test-audio-stores.js';
 
 const log = pino({ level: 'silent' });
 

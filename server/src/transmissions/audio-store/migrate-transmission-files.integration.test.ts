@@ -11,7 +11,7 @@ import { startTestServer } from '../../testing/test-server.js';
 import { DatabaseAudioStore } from './database-audio-store.js';
 import { migrateTransmissionFiles } from './migrate-transmission-files.js';
 import { S3AudioStore } from './s3-audio-store.js';
-import { storedAudio, testPrefix, testS3, testStorages } from './testing/test-audio-stores.js';
+import { storedAudio, testPrefix, testS3, testStorages } from '../../testing/test-audio-stores.js';
 import type { StoredAudio, TransmissionAudioStore } from './transmission-audio-store.js';
 
 const log = pino({ level: 'silent' });

@@ -9,7 +9,7 @@ import { channels, transmissionAudio, transmissions, users } from '../../db/sche
 import { testDatabases, type TestDatabase } from '../../testing/test-databases.js';
 import { DatabaseAudioStore } from './database-audio-store.js';
 import { S3AudioStore } from './s3-audio-store.js';
-import { storedAudio, testPrefix, testS3 } from './testing/test-audio-stores.js';
+import { s3Phase, storedAudio, testPrefix, testS3 } from '../../testing/test-audio-stores.js';
 import type { AudioRef, StoredAudio, TransmissionAudioStore } from './transmission-audio-store.js';
 
 const GRACE_MS = 60_000;
@@ -24,7 +24,7 @@ interface Backend {
 /** The database store on every test database; S3 (the real test server) on the last of them. */
 function backends(): Backend[] {
   const databases = testDatabases();
-  const list: Backend[] = databases.map((database) => ({
+  const list: Backend[] = (s3Phase() === 'only' ? [] : databases).map((database) => ({
     name: `database on ${database.name}`,
     database,
     open: (handle) => ({

@@ -1,20 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
-import type { S3StoreConfig } from '../s3-audio-store.js';
-import type { Config, TransmissionsStoreConfig } from '../../../config/config.js';
-import type { Database } from '../../../db/database.js';
-import { transmissionAudio, transmissions } from '../../../db/schema.js';
-import type { AudioRef } from '../transmission-audio-store.js';
-import { testDatabases, type TestDatabase } from '../../../testing/test-databases.js';
+import type { S3StoreConfig } from '../transmissions/audio-store/s3-audio-store.js';
+import type { Config, TransmissionsStoreConfig } from '../config/config.js';
+import type { Database } from '../db/database.js';
+import { transmissionAudio, transmissions } from '../db/schema.js';
+import type { AudioRef } from '../transmissions/audio-store/transmission-audio-store.js';
+import { testDatabases, type TestDatabase } from './test-databases.js';
 
 /**
  * The S3-compatible server the tests use (scripts/services.sh starts SeaweedFS and exports these;
- * .ci/run always does), or undefined: then only the database store is tested.
+ * .ci/run always does), or undefined: then only the database store is tested here.
  */
 export function testS3(): Omit<S3StoreConfig, 'prefix'> | undefined {
   const env = process.env;
   if (!env.TEST_S3_ENDPOINT || !env.TEST_S3_BUCKET) return undefined;
+  if (s3Phase() === 'later') return undefined;
   return {
     backend: 's3',
     endpoint: env.TEST_S3_ENDPOINT,
@@ -24,6 +25,16 @@ export function testS3(): Omit<S3StoreConfig, 'prefix'> | undefined {
     secretAccessKey: env.TEST_S3_SECRET_ACCESS_KEY ?? '',
     forcePathStyle: true,
   };
+}
+
+/**
+ * `npm test` runs the S3 variants last (`npm run test:s3`, scripts/test-s3.sh), since CI builds and
+ * starts SeaweedFS in the background meanwhile: `TEST_S3_PHASE=later` leaves them out of a run,
+ * `only` runs nothing but them; unset, a run has both (one file run by hand).
+ */
+export function s3Phase(): 'both' | 'later' | 'only' {
+  const phase = process.env.TEST_S3_PHASE;
+  return phase === 'later' || phase === 'only' ? phase : 'both';
 }
 
 /** A key prefix of the test's own in the shared bucket: its sweep never sees another test's objects. */
@@ -38,7 +49,7 @@ export interface TestAudioStore {
 /** The stores a server-level test runs on: the database always, S3 when the test server is there. */
 export function testAudioStores(): TestAudioStore[] {
   const s3 = testS3();
-  const list: TestAudioStore[] = [{ name: 'database', env: () => ({}) }];
+  const list: TestAudioStore[] = s3Phase() === 'only' ? [] : [{ name: 'database', env: () => ({}) }];
   if (s3)
     list.push({
       name: 's3',
