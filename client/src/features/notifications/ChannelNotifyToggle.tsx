@@ -18,7 +18,11 @@ export function ChannelNotifyToggle({ channelId }: { channelId: number }) {
   const current = useQuery({ queryKey: key, queryFn: parsedQuery(channelNotifySchema) });
   const save = useMutation({
     mutationFn: (next: ChannelNotify) => apiJson(channelNotifySchema, 'PUT', path, next),
-    onMutate: (next) => queryClient.setQueryData(key, next),
+    onMutate: async (next) => {
+      // A read still on its way would put back what the button showed before.
+      await queryClient.cancelQueries({ queryKey: key });
+      queryClient.setQueryData(key, next);
+    },
     onSuccess: (saved) => queryClient.setQueryData(key, saved),
     onError: (error) => {
       void queryClient.invalidateQueries({ queryKey: key });

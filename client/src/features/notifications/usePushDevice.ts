@@ -29,7 +29,9 @@ export function usePushPreferences(enabled: boolean) {
   const preferences = useQuery({ queryKey: key, queryFn: parsedQuery(pushPreferencesSchema), enabled });
   const save = useMutation({
     mutationFn: (next: PushPreferences) => apiJson(pushPreferencesSchema, 'PUT', API_PATHS.pushPreferences, next),
-    onMutate: (next) => {
+    onMutate: async (next) => {
+      // A read still on its way (Settings just opened) would put back what the switch showed before.
+      await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueryData<PushPreferences>(key);
       queryClient.setQueryData(key, next);
       return { before };

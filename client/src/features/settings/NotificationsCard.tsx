@@ -1,4 +1,4 @@
-import { useId, useMemo, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Bell, BellOff, Send } from 'lucide-react';
 import {
   PUSH_SUBSCRIBED_MESSAGE,
@@ -137,7 +137,10 @@ function Note({ children }: { children: ReactNode }) {
 function PushKindSwitches() {
   const { preferences, save } = usePushPreferences(true);
   const id = useId();
-  const values = preferences.data;
+  // What was just clicked shows at once, in the click's own render, until the server has answered
+  // (the query cache tells its readers a moment later, and a switch must not jump back meanwhile).
+  const [clicked, setClicked] = useState<PushPreferences | null>(null);
+  const values = clicked ?? preferences.data;
   return (
     <fieldset className="grid gap-2" aria-describedby={`${id}-legend-help`}>
       <legend className="font-medium">Notify me of</legend>
@@ -167,7 +170,10 @@ function PushKindSwitches() {
               checked={values?.[kind.key] ?? false}
               disabled={!values || save.isPending}
               onChange={(event) => {
-                if (values) save.mutate({ ...values, [kind.key]: event.target.checked });
+                if (!values) return;
+                const next = { ...values, [kind.key]: event.target.checked };
+                setClicked(next);
+                save.mutate(next, { onSettled: () => setClicked(null) });
               }}
               aria-describedby={`${id}-${kind.key}-help`}
               className="mt-1 accent-[var(--primary)]"
