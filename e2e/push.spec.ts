@@ -7,7 +7,7 @@ import {
   type ReceivedPush,
 } from '../server/src/push/testing/local-push-service';
 import { newPerson, type Person } from './support/accounts';
-import { twoMembersInOneChannel } from './support/channel-setup';
+import { twoMembersInOneChannel, userIdOf } from './support/channel-setup';
 import { expect, signInAndOpen, test } from './support/fixtures';
 
 /**
@@ -322,4 +322,49 @@ test('a call to Ben pushes once to his device whose page is closed and none to t
   await expect(avaPage.getByText('Call declined', { exact: true })).toBeVisible();
 
   for (const context of [phone.context, laptop.context, caller]) await context.close();
+});
+
+test('a caller Ben blocked pushes nothing to him; a push service that answers 410 for his phone removes it', async ({
+  browser,
+  baseURL,
+}) => {
+  const ben = someone('Ben');
+  const ava = someone('Ava');
+  const phone = await newDevice(browser, baseURL!);
+  const phonePage = await phone.context.newPage();
+  await signInAndOpen(phonePage, ben);
+  await turnOn(phonePage);
+  const origin = new URL(phonePage.url()).origin;
+  const caller = await browser.newContext();
+  const avaPage = await caller.newPage();
+  await signInAndOpen(avaPage, ava);
+  const block = `/api/users/${await userIdOf(avaPage)}/block`;
+  expect((await phonePage.request.post(block, { headers: { origin } })).status()).toBe(200);
+  await phonePage.close();
+
+  // Blocked: Ava is told Ben is not available; his phone, with Chirp closed, is not woken.
+  await avaPage.getByRole('button', { name: 'Contacts' }).click();
+  await avaPage.getByRole('button', { name: `Call ${ben.name}` }).click();
+  await expect(avaPage.getByText('User is not available', { exact: true })).toBeVisible();
+
+  // Unblocked, her next call reaches the phone, and it is the only push the phone ever got.
+  expect((await phone.context.request.delete(block, { headers: { origin } })).status()).toBe(200);
+  await placeCall(avaPage, ben.name);
+  const ring = await nextPush(phone, (payload) => payload.kind === 'call');
+  expect(pushesTo(phone)).toHaveLength(1);
+  await avaPage.getByRole('button', { name: 'End call' }).click();
+  await nextPush(phone, (payload) => payload.kind === 'missed-call' && payload.tag === ring.payload.tag);
+
+  // The push service now says the phone's subscription is gone (410): the next push to it removes
+  // it on the server, so a test notification for that device is refused as not subscribed.
+  pushService.answers.set(new URL(phone.endpoint).pathname, 410);
+  const sent = pushesTo(phone).length;
+  await placeCall(avaPage, ben.name);
+  await expect.poll(() => pushesTo(phone).length).toBe(sent + 1);
+  await avaPage.getByRole('button', { name: 'End call' }).click();
+  await expect
+    .poll(async () => (await phone.context.request.post('/api/push/test', { data: { endpoint: phone.endpoint }, headers: { origin } })).status())
+    .toBe(404);
+
+  for (const context of [phone.context, caller]) await context.close();
 });
