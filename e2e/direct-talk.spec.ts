@@ -4,7 +4,7 @@ import { newPerson } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { expect, test, type SignedInUser } from './support/fixtures';
 import { installOutputProbe, watchOutput } from './support/output-probe';
-import { AUDIBLE, channelWith, goOnline, open, userId, voiceReady } from './support/voice-audio';
+import { AUDIBLE, channelWith, goOnline, holdToTalkTimes, open, userId, voiceReady } from './support/voice-audio';
 
 /**
  * Direct walkie-talkie with a contact, in Chromium with real audio (on the built-in SFU, and on
@@ -18,7 +18,6 @@ test.describe.configure({ timeout: 150_000 });
 const VOICE = { hz: 440, seconds: 0.25 };
 /** Unique names: the Contacts list shows every user, and parallel tests add many. */
 const someone = (first: string) => newPerson(first, `D${randomBytes(3).toString('hex')}`);
-const floorStatus = (page: Page) => page.getByTestId('floor-status').getByRole('status');
 
 const contactsPanel = (page: Page) => page.getByRole('dialog', { name: 'Contacts' });
 const contactRow = (page: Page, name: string) =>
@@ -66,16 +65,7 @@ test('Ben, away while Ava talks to him twice, comes back to "2 missed" and hears
 
   await goOnline(ava.page);
   await expect(voiceReady(ava.page)).toBeVisible({ timeout: 20_000 });
-  await ava.page.locator('body').click({ position: { x: 5, y: 5 } });
-  for (let i = 0; i < 2; i++) {
-    await ava.page.keyboard.down('Space');
-    await expect(floorStatus(ava.page)).toHaveText('You are live');
-    await ava.page.waitForTimeout(1_500);
-    await ava.page.keyboard.up('Space');
-    await expect(floorStatus(ava.page)).toHaveText('Hold to talk — one at a time');
-    // The same person's next hold waits a short pause after the last (decision 023).
-    await ava.page.waitForTimeout(1_200);
-  }
+  await holdToTalkTimes(ava.page, 2);
   for (const width of [390, 1280]) {
     await ava.page.setViewportSize({ width, height: 900 });
     await ava.page.screenshot({ path: testInfo.outputPath(`conversation-${width}.png`) });

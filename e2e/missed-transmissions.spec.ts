@@ -1,9 +1,8 @@
-import type { Page } from '@playwright/test';
 import { newPerson } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { expect, test, type SignedInUser } from './support/fixtures';
 import { installOutputProbe, watchOutput } from './support/output-probe';
-import { AUDIBLE, channelWithAdmin, goOnline, open, voiceReady } from './support/voice-audio';
+import { AUDIBLE, channelWithAdmin, goOnline, holdToTalkTimes, open, voiceReady } from './support/voice-audio';
 
 /**
  * In Chromium with real audio, on the built-in SFU and on LiveKit (the `livekit` project runs the
@@ -14,7 +13,6 @@ import { AUDIBLE, channelWithAdmin, goOnline, open, voiceReady } from './support
  */
 test.describe.configure({ timeout: 150_000 });
 
-const floorStatus = (page: Page) => page.getByTestId('floor-status').getByRole('status');
 const VOICE = { hz: 440, seconds: 0.25 };
 
 test('a member offline during three transmissions sees "3 missed" and plays them in order @livekit', async ({
@@ -41,16 +39,7 @@ test('a member offline during three transmissions sees "3 missed" and plays them
   await expect(ava.page.getByText('Walkie-talkie channel')).toBeVisible({ timeout: 10_000 });
   await goOnline(ava.page);
   await expect(voiceReady(ava.page)).toBeVisible({ timeout: 20_000 });
-  await ava.page.locator('body').click({ position: { x: 5, y: 5 } });
-  for (let i = 0; i < 3; i++) {
-    await ava.page.keyboard.down('Space');
-    await expect(floorStatus(ava.page)).toHaveText('You are live');
-    await ava.page.waitForTimeout(1_500);
-    await ava.page.keyboard.up('Space');
-    await expect(floorStatus(ava.page)).toHaveText('Hold to talk — one at a time');
-    // The same person's next hold waits a short pause after the last (decision 023).
-    await ava.page.waitForTimeout(1_200);
-  }
+  await holdToTalkTimes(ava.page, 3);
 
   // Ben comes back: what was said while he was away is waiting for him.
   ben = await open(browser, benPerson, 'tone');

@@ -237,3 +237,22 @@ export async function watchSilence(
 }
 
 export const voiceReady = (page: Page) => page.getByText('Voice Ready', { exact: true });
+
+/** The walkie-talkie floor's status line under the talk button. */
+export const floorStatus = (page: Page) => page.getByTestId('floor-status').getByRole('status');
+
+/**
+ * Holds Space to talk `times` times, 1.5 s each, as a person would: live while held, back to
+ * "Hold to talk" after, and the short pause a person's next hold waits for (decision 023).
+ */
+export async function holdToTalkTimes(page: Page, times: number): Promise<void> {
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  for (let i = 0; i < times; i++) {
+    await page.keyboard.down('Space');
+    await expect(floorStatus(page)).toHaveText('You are live');
+    await page.waitForTimeout(1_500);
+    await page.keyboard.up('Space');
+    await expect(floorStatus(page)).toHaveText('Hold to talk — one at a time');
+    await page.waitForTimeout(1_200);
+  }
+}
