@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import websocket from '@fastify/websocket';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { build } from 'vite';
 import { MAX_VOICE_SIGNAL_BYTES } from '../../protocol/voice-signalling.js';
@@ -46,6 +46,8 @@ export interface OpenPageOptions {
   permissions?: string[];
   /** Echoes the page's console errors to this process's log, prefixed with the label. */
   logErrorsAs?: string;
+  /** Runs on the new context before the page opens (init scripts, bindings: a network relay, say). */
+  prepare?: (context: BrowserContext) => Promise<void>;
 }
 
 export interface VoicePageHarness {
@@ -123,8 +125,9 @@ export async function startVoicePageHarness(
           adminMuted,
         })
       ).token,
-    openPage: async (browser, { ready, permissions, logErrorsAs }) => {
+    openPage: async (browser, { ready, permissions, logErrorsAs, prepare }) => {
       const context = await browser.newContext(permissions ? { permissions } : {});
+      await prepare?.(context);
       const page = await context.newPage();
       if (logErrorsAs)
         page.on('console', (message) => {

@@ -25,6 +25,8 @@ export interface LivekitOptions {
   /** Seconds a room stays after its last participant left (LiveKit's default is 20). */
   departureTimeout?: number;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** ICE-lite: the node only answers checks, so a browser routed through a relay has no other path. */
+  iceLite?: boolean;
 }
 
 export function livekitYaml(options: LivekitOptions): string {
@@ -36,6 +38,7 @@ export function livekitYaml(options: LivekitOptions): string {
     `  udp_port: ${options.udpPort}`,
     '  use_external_ip: false',
     '  node_ip: 127.0.0.1',
+    ...(options.iceLite ? ['  use_ice_lite: true'] : []),
     'keys:',
     `  ${options.apiKey}: ${options.apiSecret}`,
     'room:',
