@@ -49,7 +49,9 @@ describe('RedEncoder (Opus RED towards listeners)', () => {
 
   it('wraps a lone frame as RED with no redundancy', () => {
     const f = frame(3);
-    expect(parseRed(redPrimaryOnly(f))).toEqual([{ payloadType: 111, timestampOffset: 0, payload: f }]);
+    expect(parseRed(redPrimaryOnly(f))).toEqual([
+      { payloadType: 111, timestampOffset: 0, payload: f },
+    ]);
   });
 
   it('refuses a RED payload whose block lengths run past its end', () => {

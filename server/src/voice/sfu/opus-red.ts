@@ -15,9 +15,10 @@ export const RED_PAYLOAD_TYPE = 63;
 export const RED_DISTANCE = 2;
 /**
  * Most bytes of one RED payload. Redundant frames that would pass it are left out, oldest first:
- * a loud burst at a high bitrate then costs no more than about two plain frames would.
+ * speech at the offered 20 kbit/s (~50-byte frames) carries one earlier frame, quieter frames two,
+ * and a listener's stream stays under 64 kbit/s on the wire (decision 041).
  */
-export const RED_BYTE_BUDGET = 200;
+export const RED_BYTE_BUDGET = 120;
 
 /** RFC 2198 limits: a 14-bit timestamp offset and a 10-bit block length. */
 const MAX_OFFSET = 0x3fff;

@@ -1,5 +1,13 @@
-import { RTCRtpCodecParameters, type RTCIceServer, type RTCPeerConnectionConfig } from 'werift';
+import {
+  RTCRtpCodecParameters,
+  type RTCIceServer,
+  type RTCPeerConnectionConfig,
+  type RTCRtpTransceiver,
+} from 'werift';
 import { OPUS_PAYLOAD_TYPE, RED_PAYLOAD_TYPE } from './opus-red.js';
+
+/** What a talker's browser may spend on its Opus frames, bits per second. */
+export const OPUS_MAX_AVERAGE_BITRATE = 20_000;
 
 export interface SfuNetworkOptions {
   /** Explicit list: werift would otherwise use a public STUN server, which offline hosts cannot reach. */
@@ -17,7 +25,8 @@ export interface SfuNetworkOptions {
 /**
  * Opus is the only codec: voice only, and every browser sends it, so no transcoding ever happens.
  * In-band FEC stays on; DTX sends next to nothing while the microphone hears silence (a packet
- * every 400 ms instead of 50 a second).
+ * every 400 ms instead of 50 a second); 20 kbit/s is clear speech and leaves room for a RED copy
+ * of each frame within a 64 kbit/s link (decision 041).
  */
 export function opusCodec(): RTCRtpCodecParameters {
   return new RTCRtpCodecParameters({
@@ -25,7 +34,7 @@ export function opusCodec(): RTCRtpCodecParameters {
     clockRate: 48000,
     channels: 2,
     payloadType: OPUS_PAYLOAD_TYPE,
-    parameters: 'minptime=10;useinbandfec=1;usedtx=1',
+    parameters: `minptime=10;useinbandfec=1;usedtx=1;maxaveragebitrate=${OPUS_MAX_AVERAGE_BITRATE}`,
   });
 }
 
@@ -81,6 +90,30 @@ function peerConfig(
     iceUseIpv6: false,
     iceAdditionalHostAddresses: network.additionalHostAddresses,
   };
+}
+
+/**
+ * werift takes the codecs of each applied answer, parameters included, for its next offer on that
+ * m-line; a browser's answer leaves out what only a receiver asks for (`usedtx`), so without this
+ * the second offer would turn the talker's DTX off. Called before each offer: every negotiated
+ * codec gets the server's own parameters back.
+ */
+export function restoreOfferedCodecParameters(
+  transceivers: RTCRtpTransceiver[],
+  config: RTCPeerConnectionConfig,
+): void {
+  const offered = config.codecs.audio ?? [];
+  for (const transceiver of transceivers) {
+    if (transceiver.kind !== 'audio') continue;
+    transceiver.codecs = transceiver.codecs.map(
+      (codec) =>
+        offered.find(
+          (own) =>
+            own.payloadType === codec.payloadType &&
+            own.mimeType.toLowerCase() === codec.mimeType.toLowerCase(),
+        ) ?? codec,
+    );
+  }
 }
 
 /**
