@@ -102,7 +102,7 @@ export function restoreOfferedCodecParameters(
   transceivers: RTCRtpTransceiver[],
   config: RTCPeerConnectionConfig,
 ): void {
-  const offered = config.codecs.audio ?? [];
+  const offered = config.codecs?.audio ?? [];
   for (const transceiver of transceivers) {
     if (transceiver.kind !== 'audio') continue;
     transceiver.codecs = transceiver.codecs.map(
