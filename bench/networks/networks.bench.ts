@@ -39,6 +39,9 @@ import { collectOnsets } from './onset-samples.js';
 type G = NetworksBenchGlobal;
 const SECRET = 'bench-networks-secret-bench-networks-secret';
 const SPEECH_MS = 5_000;
+/** Speech before and after the measured window (see `measure`). */
+const SPEECH_LEAD_MS = 700;
+const SPEECH_TAIL_MS = 500;
 const BURSTS = 10;
 const PRESSES = 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -225,22 +228,27 @@ const delta = (after: ListenerStats, before: ListenerStats, key: keyof ListenerS
 
 async function measure(path: Path, seed: number): Promise<Figures> {
   const { talker, listener } = path;
-  // Speech: concealment, continuity, jitter buffer and bits while talking.
+  // Speech: concealment, continuity, jitter buffer and bits while talking. The talker speaks for
+  // LEAD + SPEECH_MS + TAIL; concealment, the jitter buffer and the bit rate are taken over the
+  // SPEECH_MS in the middle, while speech flows, so that the decoder's comfort noise between a
+  // talk and the next (DTX) is not counted as concealed speech. Continuity scores the whole talk,
+  // its first and last syllables included.
+  const talkMs = SPEECH_LEAD_MS + SPEECH_MS + SPEECH_TAIL_MS;
   await listener.evaluate(() => (globalThis as unknown as G).bench.startRecording());
-  const before = await stats(listener);
   const speechStart = await talker.evaluate(
     ([s, ms]) => (globalThis as unknown as G).bench.speech(s, ms),
-    [seed, SPEECH_MS] as const,
+    [seed, talkMs] as const,
   );
-  await sleep(Math.max(0, speechStart - Date.now()));
+  await sleep(Math.max(0, speechStart + SPEECH_LEAD_MS - Date.now()));
+  const before = await stats(listener);
   const talkBytes0 = path.bytesToListener();
   await sleep(SPEECH_MS);
   const talkBytes1 = path.bytesToListener();
-  await sleep(700);
   const after = await stats(listener);
+  await sleep(Math.max(0, speechStart + talkMs + 700 - Date.now()));
   const continuity = await listener.evaluate(
     ([s, ms, start]) => (globalThis as unknown as G).bench.scoreRecording(s, ms, start),
-    [seed, SPEECH_MS, speechStart] as const,
+    [seed, talkMs, speechStart] as const,
   );
   // Silence: the microphone stays on, nothing is said.
   await sleep(1_000);

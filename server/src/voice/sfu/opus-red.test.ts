@@ -47,6 +47,13 @@ describe('RedEncoder (Opus RED towards listeners)', () => {
     expect(parseRed(big.encode(2, 1920, next))!.map((b) => b.payload)).toEqual([frames[1], next]);
   });
 
+  it('always repeats the frame just before, even past the budget', () => {
+    const encoder = new RedEncoder(2, 60);
+    const frames = [frame(100), frame(100), frame(100)];
+    const reds = frames.map((f, i) => encoder.encode(i, 960 * i, f));
+    expect(parseRed(reds[2]!)!.map((b) => b.payload)).toEqual([frames[1], frames[2]]);
+  });
+
   it('wraps a lone frame as RED with no redundancy', () => {
     const f = frame(3);
     expect(parseRed(redPrimaryOnly(f))).toEqual([

@@ -14,11 +14,12 @@ export const RED_PAYLOAD_TYPE = 63;
 /** Earlier frames each packet repeats when they fit (see `RED_BYTE_BUDGET`). */
 export const RED_DISTANCE = 2;
 /**
- * Most bytes of one RED payload. Redundant frames that would pass it are left out, oldest first:
- * speech at the offered 20 kbit/s (~50-byte frames) carries one earlier frame, quieter frames two,
- * and a listener's stream stays under 64 kbit/s on the wire (decision 041).
+ * Most bytes of one RED payload with two earlier frames: the frame just before is always repeated,
+ * the one before that only within this budget. Speech at the offered 20 kbit/s (~50-byte frames)
+ * then carries one earlier frame, quieter frames two, and a listener's stream stays under
+ * 64 kbit/s on the wire (decision 041).
  */
-export const RED_BYTE_BUDGET = 120;
+export const RED_BYTE_BUDGET = 130;
 
 /** RFC 2198 limits: a 14-bit timestamp offset and a 10-bit block length. */
 const MAX_OFFSET = 0x3fff;
@@ -42,7 +43,7 @@ export class RedEncoder {
 
   /**
    * The RED payload for this frame: up to `distance` earlier frames (those received, consecutive
-   * by sequence number, within the budget), then the frame itself as the primary block.
+   * by sequence number; all but the latest within the budget), then the frame itself.
    */
   encode(sequenceNumber: number, timestamp: number, payload: Buffer): Buffer {
     const redundant: Frame[] = [];
@@ -52,7 +53,9 @@ export class RedEncoder {
       if (!frame || frame.sequenceNumber !== ((sequenceNumber - back) & 0xffff)) break;
       const offset = (timestamp - frame.timestamp) >>> 0;
       if (offset === 0 || offset > MAX_OFFSET || frame.payload.length > MAX_BLOCK) break;
-      if (size + 4 + frame.payload.length > this.budget) break;
+      // The frame just before always goes (a single loss is the common one); older ones only
+      // within the budget.
+      if (back > 1 && size + 4 + frame.payload.length > this.budget) break;
       size += 4 + frame.payload.length;
       redundant.unshift(frame);
     }

@@ -32,7 +32,7 @@ describe('peer config', () => {
     const config = sfuPeerConfig({ iceServers: [] });
     const server = new RTCPeerConnection(config);
     const browser = new RTCPeerConnection(participantPeerConfig({ red: true }));
-    const OUR_OPUS_FMTP = 'a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1;maxaveragebitrate=20000';
+    const OUR_OPUS_FMTP = 'a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1;maxaveragebitrate=16000';
     const opusFmtp = (sdp: string) => sdp.split('\r\n').filter((l) => l.startsWith('a=fmtp:111'));
     try {
       server.addTransceiver('audio', { direction: 'recvonly' });
@@ -43,7 +43,7 @@ describe('peer config', () => {
       const answer = await browser.createAnswer();
       await browser.setLocalDescription(answer);
       // Chrome answers with its own Opus parameters, which never name usedtx.
-      const chromeLike = answer.sdp.replace(';usedtx=1;maxaveragebitrate=20000', '');
+      const chromeLike = answer.sdp.replace(';usedtx=1;maxaveragebitrate=16000', '');
       expect(opusFmtp(chromeLike)).toEqual(['a=fmtp:111 minptime=10;useinbandfec=1']);
       await server.setRemoteDescription({ type: 'answer', sdp: chromeLike });
 

@@ -7,7 +7,7 @@ import {
 import { OPUS_PAYLOAD_TYPE, RED_PAYLOAD_TYPE } from './opus-red.js';
 
 /** What a talker's browser may spend on its Opus frames, bits per second. */
-export const OPUS_MAX_AVERAGE_BITRATE = 20_000;
+export const OPUS_MAX_AVERAGE_BITRATE = 16_000;
 
 export interface SfuNetworkOptions {
   /** Explicit list: werift would otherwise use a public STUN server, which offline hosts cannot reach. */
@@ -25,7 +25,7 @@ export interface SfuNetworkOptions {
 /**
  * Opus is the only codec: voice only, and every browser sends it, so no transcoding ever happens.
  * In-band FEC stays on; DTX sends next to nothing while the microphone hears silence (a packet
- * every 400 ms instead of 50 a second); 20 kbit/s is clear speech and leaves room for a RED copy
+ * every 400 ms instead of 50 a second); 16 kbit/s is clear wideband speech and leaves room for a RED copy
  * of each frame within a 64 kbit/s link (decision 041).
  */
 export function opusCodec(): RTCRtpCodecParameters {
