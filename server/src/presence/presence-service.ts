@@ -40,6 +40,7 @@ export class PresenceService implements PresenceReader {
       rows: (channelId, userIds) => memberRows(deps.db, channelId, userIds),
       bus: deps.bus,
       onError: (error) => deps.log.error({ err: error }, 'member_update not published'),
+      viewers: (channelId) => deps.hub.socketsOn(channelTopic(channelId)),
     });
     deps.store.onRestored?.(() => {
       this.restore().catch((error: unknown) =>
