@@ -23,7 +23,8 @@ export type MemberUpdate = { type: 'member_update'; channelId: number; member: {
 
 export function startServer(): Promise<BenchServer> {
   const child = fork(fileURLToPath(new URL('../presence/server-process.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server alone.
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve) => {

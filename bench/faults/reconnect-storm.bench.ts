@@ -18,7 +18,8 @@ import { percentile } from '../stats.js';
  * every socket drops without a goodbye (as after a network blip or a proxy restart) and comes back,
  * except 5 % that never return. Presence must end correct — the returned ONLINE and active, the
  * others offline — in the REST member list and in the view of a member who stayed connected.
- * Prints the server's CPU over the storm and until presence is correct.
+ * Prints the server's CPU over the storm and until presence is correct, and how many member_update
+ * pushes a member who stayed connected received (every connected member received as many).
  */
 const SOCKETS = numberArg('sockets', 1000);
 const WINDOW_MS = numberArg('seconds', 10) * 1000;
@@ -34,7 +35,12 @@ const join = (ws: WebSocket) => ws.send(JSON.stringify({ type: 'join_channel', c
 // A member who stays connected throughout and watches the pushes.
 const watcher = await connect(server, tokens[SOCKETS]!);
 const view = new Map<string, RestMember | { isOnline: boolean; isActiveInChannel: boolean }>();
-onMemberUpdate(watcher, ({ member }) => view.set(member.id, member));
+/** member_update pushes the watcher received during the storm: each went to every connected member. */
+let watcherPushes = 0;
+onMemberUpdate(watcher, ({ member }) => {
+  watcherPushes++;
+  view.set(member.id, member);
+});
 join(watcher);
 
 const sockets: WebSocket[] = [];
@@ -46,6 +52,7 @@ for (let i = 0; i < SOCKETS; i += 100) {
 await sleep(3000);
 
 const gone = new Set(userIds.filter((_, i) => i % Math.round(1 / GONE_SHARE) === 0));
+watcherPushes = 0;
 const cpuBefore = await ask<{ usage: NodeJS.CpuUsage; at: number }>(server.child, { type: 'cpu' }, 'cpu');
 const stormStart = Date.now();
 let failedReconnects = 0;
@@ -93,6 +100,7 @@ console.log(`  reconnect time (asked → open): p50 ${percentile(reconnectMs, 50
 const verdict = wrongRest === 0 && wrongView === 0 ? 'correct' : 'STILL WRONG';
 console.log(`  presence ${verdict} ${(settledMs / 1000).toFixed(1)} s after the storm began: ${wrongRest} wrong in the member list, ${wrongView} wrong in a connected member's view (goal 0)`);
 console.log(`  server CPU: ${(cpuMs / 1000).toFixed(1)} s over ${(wallMs / 1000).toFixed(1)} s = ${((cpuMs / wallMs) * 100).toFixed(0)} % of one core on average`);
+console.log(`  member_update pushes to each connected member during the storm: ${watcherPushes}`);
 watcher.terminate();
 for (const ws of sockets) ws.terminate();
 await stopServer(server.child);

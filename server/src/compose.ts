@@ -173,14 +173,16 @@ export async function compose({
   });
 
   // A socket that may no longer see a channel stops being present in it, on whichever instance.
-  hub.onDeliver((socket, message) => {
+  hub.onDeliver((message, sockets) => {
     const changed = channelChangedSchema.safeParse(message);
     if (!changed.success) return;
     const { change, channelId, userId } = changed.data;
-    if (change === 'channel_deleted' || (change === 'member_removed' && userId === socket.userId)) {
-      presence
-        .evict(socket, channelId)
-        .catch((error: unknown) => log.error({ err: error }, 'evict failed'));
+    for (const socket of sockets) {
+      if (change === 'channel_deleted' || (change === 'member_removed' && userId === socket.userId)) {
+        presence
+          .evict(socket, channelId)
+          .catch((error: unknown) => log.error({ err: error }, 'evict failed'));
+      }
     }
   });
   // A holder whose last voice connection in the channel ended gives the floor back at once.

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
+import { preparedPerDatabase } from '../db/prepared-query.js';
 import { sessions, users } from '../db/schema.js';
 
 export const SESSION_COOKIE = 'chirp_session';
@@ -40,8 +41,9 @@ export interface FoundSession {
   expiresAt: Date;
 }
 
-export async function findSession(db: Database, token: string): Promise<FoundSession | null> {
-  const rows = await db
+/** Every request and socket open reads its session: built once, run with the token's hash. */
+const sessionByHash = preparedPerDatabase((db) =>
+  db
     .select({
       user: users,
       idToken: sessions.idToken,
@@ -50,8 +52,22 @@ export async function findSession(db: Database, token: string): Promise<FoundSes
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, hash(token)), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+    .where(
+      and(
+        eq(sessions.idHash, sql.placeholder('idHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('find_session'),
+);
+
+export async function findSession(db: Database, token: string): Promise<FoundSession | null> {
+  // A placeholder's value is not mapped by its column: give the timestamp as the driver takes it.
+  const rows = await sessionByHash(db).execute({
+    idHash: hash(token),
+    now: new Date().toISOString(),
+  });
   return rows[0] ?? null;
 }
 

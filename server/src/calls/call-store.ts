@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.js';
+import { preparedPerDatabase } from '../db/prepared-query.js';
 import { calls, type CALL_STATUSES } from '../db/schema.js';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -57,16 +58,25 @@ export async function inLiveCall(db: Queryable, userIds: readonly string[]): Pro
   return row !== undefined;
 }
 
-export async function liveCallsOf(db: Database, userId: string): Promise<CallRow[]> {
-  return db
+/** Read on every socket open and close: built once, run with the user's id. */
+const liveCallsOfUser = preparedPerDatabase((db) =>
+  db
     .select()
     .from(calls)
     .where(
       and(
         inArray(calls.status, LIVE),
-        or(eq(calls.callerId, userId), eq(calls.receiverId, userId)),
+        or(
+          eq(calls.callerId, sql.placeholder('userId')),
+          eq(calls.receiverId, sql.placeholder('userId')),
+        ),
       ),
-    );
+    )
+    .prepare('live_calls_of'),
+);
+
+export async function liveCallsOf(db: Database, userId: string): Promise<CallRow[]> {
+  return liveCallsOfUser(db).execute({ userId });
 }
 
 /**

@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MemberUpdate } from '../../../protocol/sockets.js';
 import type { MemberRow } from '../memberships/membership-store.js';
 import { channelTopic, InProcessBus } from '../realtime/bus.js';
-import { MemberAnnouncer } from './member-announcer.js';
+import {
+  ANNOUNCE_INTERVAL_MS,
+  ANNOUNCE_MAX_INTERVAL_MS,
+  ANNOUNCE_MS_PER_VIEWER,
+  MemberAnnouncer,
+} from './member-announcer.js';
 
 const row = (userId: string): MemberRow => ({
   userId,
@@ -18,7 +23,7 @@ const presence = (isTalking: boolean) => ({ isOnline: true, isActiveInChannel: t
 /** The announcer's clock and timers are faked: time passes only here, and promises settle meanwhile. */
 const wait = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
-async function setUp(intervalMs: number) {
+async function setUp(intervalMs: number, viewers?: () => number) {
   const bus = new InProcessBus();
   const pushes: { at: number; member: MemberUpdate['member'] }[] = [];
   await bus.subscribe(channelTopic(1), (m) =>
@@ -31,6 +36,7 @@ async function setUp(intervalMs: number) {
       throw error;
     },
     intervalMs,
+    ...(viewers ? { viewers } : {}),
   });
   return { announcer, pushes };
 }
@@ -72,6 +78,24 @@ describe('MemberAnnouncer', () => {
     // 500 ms at one batch per 50 ms is at most 11 batches (the trailing one included), two cards each.
     expect(pushes.length).toBeLessThanOrEqual(2 * 11 + 2);
     expect(pushes.filter((p) => p.member.id === 'bea').at(-1)!.member.isTalking).toBe(true);
+    announcer.close();
+  });
+
+  it('waits longer between batches for a channel with a large audience, up to a bound', async () => {
+    let viewers = 1000;
+    const { announcer, pushes } = await setUp(50, () => viewers);
+    const started = Date.now();
+    announcer.announce(1, 'bea', presence(true));
+    await wait(0);
+    announcer.announce(1, 'bea', presence(false));
+    await wait(ANNOUNCE_INTERVAL_MS);
+    expect(pushes).toHaveLength(1);
+    await wait(1000 * ANNOUNCE_MS_PER_VIEWER - ANNOUNCE_INTERVAL_MS);
+    expect(pushes.map((p) => p.at - started)).toEqual([0, 1000 * ANNOUNCE_MS_PER_VIEWER]);
+    viewers = 1_000_000;
+    announcer.announce(1, 'bea', presence(true));
+    await wait(ANNOUNCE_MAX_INTERVAL_MS);
+    expect(pushes.map((p) => p.member.isTalking)).toEqual([true, false, true]);
     announcer.close();
   });
 });

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelClientMessage } from '../../../protocol/sockets.js';
 import { findMembership, memberRows } from '../memberships/membership-store.js';
 import type { Database } from '../db/database.js';
+import { preparedPerDatabase } from '../db/prepared-query.js';
 import { channelMembers } from '../db/schema.js';
 import { channelTopic, type Bus } from '../realtime/bus.js';
 import type { ClientSocket } from '../realtime/client-socket.js';
@@ -16,6 +17,15 @@ import {
   type PresenceStore,
 } from './presence-store.js';
 import { PresenceTracker } from './presence-tracker.js';
+
+/** Read whenever a user comes online or goes offline: built once, run with the user's id. */
+const channelIdsOfUser = preparedPerDatabase((db) =>
+  db
+    .select({ channelId: channelMembers.channelId })
+    .from(channelMembers)
+    .where(eq(channelMembers.userId, sql.placeholder('userId')))
+    .prepare('channel_ids_of_user'),
+);
 
 /**
  * Live presence (DESIGN §3 "Members and presence"): online while a `/ws` socket is open anywhere,
@@ -40,6 +50,7 @@ export class PresenceService implements PresenceReader {
       rows: (channelId, userIds) => memberRows(deps.db, channelId, userIds),
       bus: deps.bus,
       onError: (error) => deps.log.error({ err: error }, 'member_update not published'),
+      viewers: (channelId) => deps.hub.socketsOn(channelTopic(channelId)),
     });
     deps.store.onRestored?.(() => {
       this.restore().catch((error: unknown) =>
@@ -184,10 +195,7 @@ export class PresenceService implements PresenceReader {
   }
 
   private async channelsOf(userId: string): Promise<Set<number>> {
-    const rows = await this.deps.db
-      .select({ channelId: channelMembers.channelId })
-      .from(channelMembers)
-      .where(eq(channelMembers.userId, userId));
+    const rows = await channelIdsOfUser(this.deps.db).execute({ userId });
     return new Set(rows.map((row) => row.channelId));
   }
 

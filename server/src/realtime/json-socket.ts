@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_CLOSE_CODES, WS_MAX_MESSAGE_BYTES } from '../../../protocol/sockets.js';
@@ -11,8 +12,10 @@ import { LogThrottle } from '../logging/log-throttle.js';
 import type { UserMessageBudget } from '../limits/user-message-limiter.js';
 import { rawBuffer } from './raw-data.js';
 import { watchLiveness } from './socket-liveness.js';
+import type { SharedFrame } from './shared-frame.js';
 import type { SessionSocket } from './socket-registry.js';
 import type { SocketRouter } from './socket-router.js';
+import { tickWrites } from './tick-writes.js';
 
 const DROP_LOG_INTERVAL_MS = 60_000;
 
@@ -62,7 +65,7 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
         `Protocol version ${PROTOCOL_VERSION} required`,
       );
     }
-    const socket = sessionSocket(ws, route.name, session);
+    const socket = sessionSocket(ws, request.socket, route.name, session);
     const userId = session.user.id;
     const log = request.log.child({ socket: route.name, socketId: socket.id, userId });
     // Its session ended while it was being read: the end's close already went by.
@@ -136,11 +139,23 @@ export function registerJsonSocket<S>(app: FastifyInstance, route: JsonSocketRou
   });
 }
 
+/**
+ * `connection` is the TCP socket under `ws` (the upgraded request's): its writes are held to the end
+ * of the tick, so a burst of pushes to this socket costs one system call.
+ */
 function sessionSocket(
   ws: WebSocket,
+  connection: Socket,
   route: string,
   session: { user: { id: string }; sessionId: string; expiresAt: Date },
 ): SessionSocket {
+  const holdWrites = tickWrites(connection);
+  // A peer that vanished fails the write; later sends to it would only fail again until ws hears.
+  const open = () => ws.readyState === ws.OPEN && connection.writable;
+  const write = (data: string | Buffer) => {
+    holdWrites();
+    ws.send(data, { binary: false });
+  };
   return {
     id: randomUUID(),
     userId: session.user.id,
@@ -148,7 +163,10 @@ function sessionSocket(
     sessionId: session.sessionId,
     sessionExpiresAt: session.expiresAt.getTime(),
     send: (message) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (open()) write(JSON.stringify(message));
+    },
+    sendShared: (frame: SharedFrame) => {
+      if (open()) write(frame.data);
     },
     close: (code, reason) => ws.close(code, reason),
   };

@@ -1,9 +1,13 @@
 import type { Bus } from './bus.js';
 import { userTopic } from './bus.js';
 import type { ClientSocket } from './client-socket.js';
+import { SharedFrame } from './shared-frame.js';
 
-/** Runs on this instance before a bus message reaches a local socket (e.g. to drop a removed member). */
-export type DeliveryHook = (socket: ClientSocket, message: unknown) => void;
+/**
+ * Runs on this instance once per bus message, with the local sockets it is about to reach, before
+ * it reaches them (e.g. to drop a removed member from the channel).
+ */
+export type DeliveryHook = (message: unknown, sockets: readonly ClientSocket[]) => void;
 
 /**
  * The sockets held by this instance and the bus topics they listen to. A topic is subscribed on the
@@ -62,6 +66,11 @@ export class SocketHub {
     for (const socket of [...(this.byUser.get(userId) ?? [])]) socket.close(code, reason);
   }
 
+  /** Local sockets that listen to the topic. */
+  socketsOn(topic: string): number {
+    return this.byTopic.get(topic)?.sockets.size ?? 0;
+  }
+
   /** Distinct users with at least one `/ws` socket on this instance. */
   get userCount(): number {
     return this.byUser.size;
@@ -80,10 +89,11 @@ export class SocketHub {
     }
     const sockets = new Set([socket]);
     const unsubscribe = this.bus.subscribe(topic, (message) => {
-      for (const target of [...sockets]) {
-        this.deliveryHook(target, message);
-        target.send(message as object);
-      }
+      const targets = [...sockets];
+      this.deliveryHook(message, targets);
+      // Serialised once, however many sockets the topic reaches here.
+      const frame = new SharedFrame(message as object);
+      for (const target of targets) target.sendShared(frame);
     });
     this.byTopic.set(topic, { sockets, unsubscribe });
     await unsubscribe;

@@ -47,6 +47,7 @@ describe.each(testDatabases())('sockets follow their session on $name', (databas
     const webrtc = await TestSocket.open(leaving.client, { path: '/ws/webrtc' });
     const other = await TestSocket.open(phone.client);
     const closes = [ws.closed(), webrtc.closed()];
+    const token = leaving.client.cookies.get(SESSION_COOKIE)!;
     const logout = await leaving.client.request('/api/logout');
     expect(logout.status).toBe(302);
     for (const close of closes) {
@@ -59,6 +60,9 @@ describe.each(testDatabases())('sockets follow their session on $name', (databas
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(other.ws.readyState).toBe(other.ws.OPEN);
     await other.close();
+    // The ended session's cookie, sent again (a stale tab, a copied cookie), opens nothing.
+    leaving.client.cookies.set(SESSION_COOKIE, token);
+    await expect(TestSocket.open(leaving.client)).rejects.toThrow('upgrade refused: 401');
   });
 
   it('closes the sockets of a session when it expires', async () => {
@@ -74,6 +78,8 @@ describe.each(testDatabases())('sockets follow their session on $name', (databas
       reason: 'Session expired',
     });
     expect((await expiring.client.request('/api/auth/user')).status).toBe(401);
+    // Nor does the expired session open a socket again.
+    await expect(TestSocket.open(expiring.client)).rejects.toThrow('upgrade refused: 401');
   });
 
   it("tells a user's open app at once when their tier changed", async () => {
