@@ -10,12 +10,16 @@
  *   npm run bench sfu-compare
  *   SFU_COMPARE_STEPS=1,20 SFU_COMPARE_SECONDS=5 SFU_COMPARE_SERVERS=built-in,janus npx tsx bench/sfu/compare/sfu-compare.bench.ts
  *
+ * The talker's packets are RED-sized (`RED_PAYLOAD_BYTES`: the previous Opus frame rides along in
+ * every packet, as with Opus RED on, which every server forwards as is); SFU_COMPARE_PAYLOAD_BYTES=80
+ * measures plain Opus.
+ *
  * LiveKit is the binary scripts/services.sh installs (TEST_LIVEKIT_BINARY); Janus is Debian's. When
  * either is missing from the environment, the bench asks scripts/services.sh for them first.
  */
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { PACKETS_PER_SECOND, nowUs } from '../swarm/bench-packet.js';
+import { PACKETS_PER_SECOND, RED_PAYLOAD_BYTES, nowUs } from '../swarm/bench-packet.js';
 import { DelayHistogram } from '../swarm/delay-histogram.js';
 import type { JoinTarget } from '../swarm/swarm-client.js';
 import { SwarmProcess } from '../swarm/swarm-process.js';
@@ -31,6 +35,8 @@ const STEPS = (process.env.SFU_COMPARE_STEPS ?? '1,20,100,300')
   .map(Number)
   .filter((n) => n > 0);
 const SECONDS = Number(process.env.SFU_COMPARE_SECONDS ?? 10);
+/** The talker's payload: RED-sized unless told otherwise, the same for every server. */
+const PAYLOAD_BYTES = Number(process.env.SFU_COMPARE_PAYLOAD_BYTES ?? RED_PAYLOAD_BYTES);
 const IDLE_ROOMS = Number(process.env.SFU_COMPARE_IDLE_ROOMS ?? 500);
 const WANTED = (process.env.SFU_COMPARE_SERVERS ?? 'built-in,janus,livekit').split(',');
 /** Listener processes: each werift listener decrypts in JS, so spread them out. */
@@ -192,7 +198,12 @@ async function talk(server: ServerUnderTest, totals: Totals, listeners: number):
   );
   const cpu0 = cpuSeconds(server.pid);
   const wall0 = performance.now();
-  const sent = await publisherSwarm.ask({ cmd: 'publish', group, seconds: SECONDS });
+  const sent = await publisherSwarm.ask({
+    cmd: 'publish',
+    group,
+    seconds: SECONDS,
+    payloadBytes: PAYLOAD_BYTES,
+  });
   await sleep(300); // the last packets' way through
   totals.cpuSeconds += cpuSeconds(server.pid) - cpu0;
   totals.wallSeconds += (performance.now() - wall0) / 1000;
@@ -351,7 +362,7 @@ try {
 
   if (rows.length > 0) {
     console.log(
-      '\nSFU comparison (one talker, 50 packets/s of 80-byte Opus, loopback, ABBA-interleaved):',
+      `\nSFU comparison (one talker, 50 packets/s of ${PAYLOAD_BYTES}-byte ${PAYLOAD_BYTES === RED_PAYLOAD_BYTES ? 'Opus RED' : 'Opus'} payloads, loopback, ABBA-interleaved):`,
     );
   }
   for (const row of rows) console.log(`  ${describe(row)}`);
