@@ -1,16 +1,17 @@
 /**
- * The built-in SFU's per-packet forwarding cost, without a swarm: one talker's 80-byte packets go
+ * The built-in SFU's per-packet forwarding cost, without a swarm: one talker's packets (RED-sized) go
  * through N `RtpForwarder`s (header rewrite, SRTP, UDP send) at 50 packets/s, as the SFU does for a
  * room of N listeners. The forwarders sit on werift-shaped stand-ins (`standInForwarder`), with
  * real UDP sockets to a receiver process. Prints the CPU per forwarded packet with the UDP send and with the send left out, so
  * the forwarder's own work and the socket's can be told apart; a quick loop for optimising it
  * before the full comparison (`npm run bench sfu-compare`).
  *
- *   npx tsx bench/sfu/rtp-forwarder.bench.ts [listeners=300] [seconds=8]
+ *   npx tsx bench/sfu/rtp-forwarder.bench.ts [listeners=300] [seconds=8] [payload bytes=165, RED-sized]
  */
 import { fork } from 'node:child_process';
 import dgram from 'node:dgram';
 import { ProtectionProfileAes128CmHmacSha1_80 } from 'werift';
+import { RED_PAYLOAD_BYTES } from './swarm/bench-packet.js';
 import { sendsNatively } from '../../server/src/voice/sfu/datagram-batch.js';
 import type { ForwardedPacket, RtpForwarder } from '../../server/src/voice/sfu/rtp-forwarder.js';
 import { SenderReports } from '../../server/src/voice/sfu/sender-reports.js';
@@ -18,6 +19,7 @@ import { standInForwarder } from '../../server/src/voice/sfu/testing/stand-in-fo
 
 const LISTENERS = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
+const PAYLOAD_BYTES = Number(process.argv[4] ?? RED_PAYLOAD_BYTES);
 
 if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
   // The receiving side: one socket per listener, like the listeners' browsers.
@@ -63,7 +65,7 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
     forwarders.push(forwarder);
   }
 
-  const payload = Buffer.alloc(80, 0x5a);
+  const payload = Buffer.alloc(PAYLOAD_BYTES, 0x5a);
   let index = 0;
   const run = async (seconds: number) => {
     const start = process.cpuUsage();
@@ -97,7 +99,9 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
   const without = await run(SECONDS);
   const line = (label: string, r: { user: number; system: number; core: number }) =>
     `${label.padEnd(26)} ${(r.user + r.system).toFixed(2).padStart(6)} µs per forwarded packet (user ${r.user.toFixed(2)}, system ${r.system.toFixed(2)}) | ${r.core.toFixed(1)} % of a core`;
-  console.log(`RtpForwarder, 1 talker → ${LISTENERS} listeners, 50 packets/s of 80-byte Opus:`);
+  console.log(
+    `RtpForwarder, 1 talker → ${LISTENERS} listeners, 50 packets/s of ${PAYLOAD_BYTES}-byte payloads:`,
+  );
   console.log(line('with the UDP send', withSend));
   console.log(line('forwarder alone (no send)', without));
   console.log(

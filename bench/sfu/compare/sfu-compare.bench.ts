@@ -10,12 +10,17 @@
  *   npm run bench sfu-compare
  *   SFU_COMPARE_STEPS=1,20 SFU_COMPARE_SECONDS=5 SFU_COMPARE_SERVERS=built-in,janus npx tsx bench/sfu/compare/sfu-compare.bench.ts
  *
+ * The talker's packets are RED-sized (`RED_PAYLOAD_BYTES`: the previous Opus frame rides along in
+ * every packet, as with Opus RED on, which every server forwards as is); SFU_COMPARE_PAYLOAD_BYTES=80
+ * measures plain Opus. SFU_COMPARE_BASELINE=<another checkout, e.g. /work/main> adds that tree's
+ * built-in SFU as `baseline`, measured in the same run, for a before/after of a change.
+ *
  * LiveKit is the binary scripts/services.sh installs (TEST_LIVEKIT_BINARY); Janus is Debian's. When
  * either is missing from the environment, the bench asks scripts/services.sh for them first.
  */
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { PACKETS_PER_SECOND, nowUs } from '../swarm/bench-packet.js';
+import { PACKETS_PER_SECOND, RED_PAYLOAD_BYTES, nowUs } from '../swarm/bench-packet.js';
 import { DelayHistogram } from '../swarm/delay-histogram.js';
 import type { JoinTarget } from '../swarm/swarm-client.js';
 import { SwarmProcess } from '../swarm/swarm-process.js';
@@ -31,6 +36,8 @@ const STEPS = (process.env.SFU_COMPARE_STEPS ?? '1,20,100,300')
   .map(Number)
   .filter((n) => n > 0);
 const SECONDS = Number(process.env.SFU_COMPARE_SECONDS ?? 10);
+/** The talker's payload: RED-sized unless told otherwise, the same for every server. */
+const PAYLOAD_BYTES = Number(process.env.SFU_COMPARE_PAYLOAD_BYTES ?? RED_PAYLOAD_BYTES);
 const IDLE_ROOMS = Number(process.env.SFU_COMPARE_IDLE_ROOMS ?? 500);
 const WANTED = (process.env.SFU_COMPARE_SERVERS ?? 'built-in,janus,livekit').split(',');
 /** Listener processes: each werift listener decrypts in JS, so spread them out. */
@@ -81,6 +88,8 @@ async function startServers(): Promise<ServerUnderTest[]> {
   ensureMediaServers();
   const servers: ServerUnderTest[] = [];
   if (WANTED.includes('built-in')) servers.push(await startBuiltInSfu());
+  const baseline = process.env.SFU_COMPARE_BASELINE;
+  if (baseline) servers.push(await startBuiltInSfu({ root: baseline, label: 'baseline' }));
   if (WANTED.includes('janus')) {
     if (commandExists(process.env.JANUS_BINARY ?? 'janus')) servers.push(await startJanus());
     else console.log('Janus: not installed (run scripts/services.sh janus); left out of this run');
@@ -122,7 +131,7 @@ async function joinStep(
   room: string,
   listeners: number,
 ): Promise<Pick<Totals, 'joinMs' | 'joinFailures' | 'silent'>> {
-  const group = server.kind;
+  const group = server.label;
   const publisher = await publisherSwarm.ask({
     cmd: 'join',
     group,
@@ -178,7 +187,7 @@ async function joinStep(
 
 /** One measured talk spell: the talker sends for SECONDS while the server's CPU time is read. */
 async function talk(server: ServerUnderTest, totals: Totals, listeners: number): Promise<void> {
-  const group = server.kind;
+  const group = server.label;
   const idle0 = cpuSeconds(server.pid);
   const idleWall0 = performance.now();
   await sleep(2_000);
@@ -192,7 +201,12 @@ async function talk(server: ServerUnderTest, totals: Totals, listeners: number):
   );
   const cpu0 = cpuSeconds(server.pid);
   const wall0 = performance.now();
-  const sent = await publisherSwarm.ask({ cmd: 'publish', group, seconds: SECONDS });
+  const sent = await publisherSwarm.ask({
+    cmd: 'publish',
+    group,
+    seconds: SECONDS,
+    payloadBytes: PAYLOAD_BYTES,
+  });
   await sleep(300); // the last packets' way through
   totals.cpuSeconds += cpuSeconds(server.pid) - cpu0;
   totals.wallSeconds += (performance.now() - wall0) / 1000;
@@ -260,7 +274,7 @@ function describe(row: Row): string {
 
 /** 500 rooms with one member each who publishes a microphone and says nothing. */
 async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string> {
-  const group = `${server.kind}-idle`;
+  const group = `${server.label}-idle`;
   const base0 = cpuSeconds(server.pid);
   const baseWall0 = performance.now();
   await sleep(5_000);
@@ -303,7 +317,7 @@ let cleaned: Promise<void> | undefined;
 function cleanUp(): Promise<void> {
   cleaned ??= (async () => {
     await Promise.allSettled(
-      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.kind }))),
+      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.label }))),
     );
     for (const s of all) s.kill();
     await Promise.allSettled(servers.map((s) => s.stop()));
@@ -344,14 +358,14 @@ try {
       console.log(describe(row));
     }
     await Promise.all(
-      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.kind }))),
+      servers.flatMap((server) => all.map((s) => s.ask({ cmd: 'leave', group: server.label }))),
     );
     await sleep(2_000);
   }
 
   if (rows.length > 0) {
     console.log(
-      '\nSFU comparison (one talker, 50 packets/s of 80-byte Opus, loopback, ABBA-interleaved):',
+      `\nSFU comparison (one talker, 50 packets/s of ${PAYLOAD_BYTES}-byte ${PAYLOAD_BYTES === RED_PAYLOAD_BYTES ? 'Opus RED' : 'Opus'} payloads, loopback, ABBA-interleaved):`,
     );
   }
   for (const row of rows) console.log(`  ${describe(row)}`);
@@ -363,12 +377,12 @@ try {
     );
   const slopes = new Map(
     servers.map((s) => [
-      s.kind,
+      s.label,
       marginal(rows.filter((r) => r.server === s && !saturated.has(r.listeners))),
     ]),
   );
   for (const server of servers) {
-    const slope = slopes.get(server.kind)!;
+    const slope = slopes.get(server.label)!;
     if (Number.isNaN(slope)) continue;
     console.log(
       `  ${server.label}: ${slope.toFixed(4)} % of a core per forwarded stream (least-squares slope over N) → ${Math.floor(100 / slope)} streams per core`,
@@ -376,12 +390,12 @@ try {
   }
   const builtIn = slopes.get('built-in');
   if (builtIn !== undefined) {
-    const janus = slopes.get('janus');
-    const livekit = slopes.get('livekit');
-    if (janus !== undefined && !Number.isNaN(builtIn / janus))
-      console.log(`built-in/Janus per-stream CPU ratio: ${(builtIn / janus).toFixed(2)}`);
-    if (livekit !== undefined && !Number.isNaN(builtIn / livekit))
-      console.log(`built-in/LiveKit per-stream CPU ratio: ${(builtIn / livekit).toFixed(2)}`);
+    for (const other of servers) {
+      const slope = slopes.get(other.label);
+      if (other.label === 'built-in' || slope === undefined || Number.isNaN(builtIn / slope))
+        continue;
+      console.log(`built-in/${other.label} per-stream CPU ratio: ${(builtIn / slope).toFixed(2)}`);
+    }
   }
 
   if (IDLE_ROOMS > 0) {

@@ -8,6 +8,13 @@ const MAGIC = 0xbe4c;
 /** Opus TOC byte: CELT fullband 20 ms, mono, one frame (the servers never decode it). */
 const OPUS_TOC = 0xf8;
 export const BENCH_PAYLOAD_BYTES = 80; // ~32 kbit/s voice
+/**
+ * The payload of a voice packet with Opus RED (RFC 2198), as LiveKit and Chrome send it: a 4-byte
+ * header for the redundant block, a 1-byte header for the primary one, the previous 80-byte frame
+ * again and the current one. Every SFU forwards it as opaque bytes, so a bench models RED by its
+ * size alone.
+ */
+export const RED_PAYLOAD_BYTES = 4 + 1 + 2 * BENCH_PAYLOAD_BYTES;
 export const PACKETS_PER_SECOND = 50;
 
 /** Microseconds on the machine-wide monotonic clock. */

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_VOICE_SECRET } from '../../../../server/src/voice/sfu/testing/sfu-test-server.js';
 import { createVoiceToken } from '../../../../server/src/voice/voice-token.js';
@@ -7,11 +8,17 @@ import type { ServerUnderTest } from './server-under-test.js';
 /**
  * Starts the built-in SFU in a child process. `SFU_COMPARE_CPU_PROF=<dir>` runs it under
  * `--cpu-prof`, for profiling the forwarding path under exactly the comparison's load;
- * `SFU_COMPARE_NODE_ARGS` adds Node options (e.g. `--trace-gc`).
+ * `SFU_COMPARE_NODE_ARGS` adds Node options (e.g. `--trace-gc`). `root` runs the SFU of another
+ * checkout of the project instead (its own copy of this entry), under `label`.
  */
-export async function startBuiltInSfu(): Promise<ServerUnderTest> {
+export async function startBuiltInSfu(
+  options: { root?: string; label?: string } = {},
+): Promise<ServerUnderTest> {
   const profileDir = process.env.SFU_COMPARE_CPU_PROF;
-  const child = fork(fileURLToPath(new URL('./builtin-sfu-entry.ts', import.meta.url)), [], {
+  const entry = options.root
+    ? join(options.root, 'bench/sfu/compare/servers/builtin-sfu-entry.ts')
+    : fileURLToPath(new URL('./builtin-sfu-entry.ts', import.meta.url));
+  const child = fork(entry, [], {
     execArgv: [
       '--import',
       'tsx',
@@ -38,7 +45,7 @@ export async function startBuiltInSfu(): Promise<ServerUnderTest> {
     ).token;
   return {
     kind: 'built-in',
-    label: 'built-in',
+    label: options.label ?? 'built-in',
     pid: child.pid ?? 0,
     publisherTarget: async (room, user) => ({
       server: 'built-in',

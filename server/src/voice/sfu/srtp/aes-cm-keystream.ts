@@ -22,6 +22,8 @@ export class AesCmKeystream {
    */
   private readonly counters = Buffer.alloc(BATCH_PACKETS * BATCH_BLOCKS * BLOCK);
   private batch: Buffer = Buffer.alloc(0);
+  /** `batch` as 32-bit words, for `xorInto`; undefined when it does not start 4-byte aligned. */
+  private batchWords: Int32Array | undefined;
   private batchStart = -1;
 
   constructor(sessionKey: Buffer, sessionSalt: Buffer, ssrc: number) {
@@ -36,6 +38,7 @@ export class AesCmKeystream {
   apply(index: number, data: Uint8Array, offset: number, length: number): void {
     const blocks = Math.ceil(length / BLOCK);
     let stream: Buffer;
+    let words: Int32Array | undefined;
     let at: number;
     if (blocks <= BATCH_BLOCKS) {
       if (
@@ -45,6 +48,7 @@ export class AesCmKeystream {
       )
         this.prepare(index);
       stream = this.batch;
+      words = this.batchWords;
       at = (index - this.batchStart) * BATCH_BLOCKS * BLOCK;
     } else {
       const counters = Buffer.alloc(blocks * BLOCK);
@@ -52,12 +56,16 @@ export class AesCmKeystream {
       stream = this.keystream(index, 1, blocks, counters);
       at = 0;
     }
-    for (let i = 0; i < length; i++) data[offset + i]! ^= stream[at + i]!;
+    xorInto(data, offset, stream, words, at, length);
   }
 
   private prepare(start: number): void {
     this.batchStart = start;
     this.batch = this.keystream(start, BATCH_PACKETS, BATCH_BLOCKS, this.counters);
+    this.batchWords =
+      this.batch.byteOffset % 4 === 0
+        ? new Int32Array(this.batch.buffer, this.batch.byteOffset, this.batch.length >>> 2)
+        : undefined;
   }
 
   /** Keystream for `packets` packets from `start` on, from counters laid out by fillCounterTemplate. */
@@ -101,4 +109,43 @@ function fillCounterTemplate(
       counters[at + 15] = j;
     }
   }
+}
+
+/** A 32-bit view of a whole ArrayBuffer, kept while the same buffer (a Buffer pool) comes back. */
+let viewedBuffer: ArrayBufferLike | undefined;
+let viewedWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+function wordsOf(buffer: ArrayBufferLike): Int32Array<ArrayBufferLike> {
+  if (buffer !== viewedBuffer) {
+    viewedBuffer = buffer;
+    viewedWords = new Int32Array(buffer, 0, buffer.byteLength >>> 2);
+  }
+  return viewedWords;
+}
+
+/**
+ * `data[offset, offset + length) ^= stream[at, at + length)`, four bytes at a time when the data
+ * sits at a 4-byte-aligned address and `streamWords` (the stream as words) is given, byte by byte
+ * otherwise. The forwarder's packets come from Node's 8-byte-aligned buffer pool with a 12-byte
+ * header in front of the payload, so a RED voice payload (~165 bytes) takes 41 word operations
+ * instead of 165 byte ones.
+ */
+export function xorInto(
+  data: Uint8Array,
+  offset: number,
+  stream: Uint8Array,
+  streamWords: Int32Array | undefined,
+  at: number,
+  length: number,
+): void {
+  const dataStart = data.byteOffset + offset;
+  let done = 0;
+  if (streamWords && ((dataStart | at) & 3) === 0) {
+    const dataWords = wordsOf(data.buffer);
+    const first = dataStart >>> 2;
+    const key = at >>> 2;
+    const count = length >>> 2;
+    for (let i = 0; i < count; i++) dataWords[first + i]! ^= streamWords[key + i]!;
+    done = count << 2;
+  }
+  for (let i = done; i < length; i++) data[offset + i]! ^= stream[at + i]!;
 }

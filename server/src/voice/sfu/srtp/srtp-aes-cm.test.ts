@@ -68,4 +68,31 @@ describe('SrtpAesCmProtector', () => {
       expect(protect(protector, header, payload, index)).toEqual(session.encrypt(payload, header));
     }
   });
+
+  it('encrypts alike wherever the packet sits in memory (word-wise and byte-wise XOR)', () => {
+    const { session, keys } = selfKeyedSrtpSession();
+    const protector = new SrtpAesCmProtector(keys, 9);
+    // Packets at every alignment, alternating between two backing buffers (as Node's buffer pool
+    // moves on), with RED-sized and odd payload lengths.
+    const backings = [new ArrayBuffer(4096), new ArrayBuffer(4096)];
+    for (let index = 0; index < 40; index++) {
+      const header = new RtpHeader({
+        payloadType: 111,
+        sequenceNumber: index,
+        timestamp: index * 960,
+        ssrc: 9,
+      });
+      const payload = randomBytes([165, 163, 80, 17, 3][index % 5]!);
+      const at = 64 + (index % 8);
+      const packet = Buffer.from(
+        backings[index % 2]!,
+        at,
+        12 + payload.length + SRTP_AUTH_TAG_BYTES,
+      );
+      header.serialize(12).copy(packet);
+      payload.copy(packet, 12);
+      protector.protect(packet, 12, payload.length, index);
+      expect(Buffer.from(packet)).toEqual(session.encrypt(payload, header));
+    }
+  });
 });
