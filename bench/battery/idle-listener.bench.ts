@@ -236,6 +236,8 @@ interface Phase {
   main: Record<string, number>;
   page: PageCounters;
   sfu: Record<string, number>;
+  /** Running at the start and at the end of the phase. */
+  animationsAtStart: string[];
   animations: string[];
 }
 
@@ -262,6 +264,7 @@ async function measure(rig: Rig, label: string, seconds: number): Promise<Phase>
     }));
   const tree = () => processTree(rig.listenerServer.process().pid!);
 
+  const animationsAtStart = await listener.evaluate(runningAnimations);
   const main0 = await metrics();
   const page0 = await counters();
   const sfu0 = await serverCounters(rig.baseURL);
@@ -297,12 +300,13 @@ async function measure(rig: Rig, label: string, seconds: number): Promise<Phase>
       timers: page1.timers - page0.timers,
     },
     sfu: delta(sfu0, sfu1),
+    animationsAtStart,
     animations,
   };
 }
 
 const percent = (cpuSeconds: number, seconds: number) => (100 * cpuSeconds) / seconds;
-const fixed = (value: number, digits = 1) => value.toFixed(digits);
+const fixed = (value: number, digits = 1) => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
 function report(phase: Phase, onlineListeners: number): void {
   const { seconds } = phase;
@@ -331,7 +335,7 @@ function report(phase: Phase, onlineListeners: number): void {
     `  page callbacks/s:                  animation frames ${fixed(phase.page.animationFrames / seconds, 2)} | timers ${fixed(phase.page.timers / seconds, 2)}`,
   );
   console.log(
-    `  CSS/Web animations running:        ${phase.animations.length}${phase.animations.length > 0 ? ` (${phase.animations.join('; ')})` : ''}`,
+    `  CSS/Web animations running:        ${phase.animationsAtStart.length} at the start, ${phase.animations.length} at the end${phase.animations.length > 0 ? ` (${phase.animations.join('; ')})` : ''}`,
   );
   const server = percent(phase.server.cpuSeconds, seconds);
   console.log(

@@ -108,9 +108,12 @@ export function usedBetween(before: Snapshot, after: Snapshot): Snapshot {
   const out: Snapshot = new Map();
   for (const [pid, end] of after) {
     const start = before.get(pid) ?? { cpuSeconds: 0, contextSwitches: 0 };
+    const switches = end.contextSwitches - start.contextSwitches;
     out.set(pid, {
       cpuSeconds: end.cpuSeconds - start.cpuSeconds,
-      contextSwitches: end.contextSwitches - start.contextSwitches,
+      // Counted per thread: a thread that ended took its count along (a reconnect's threads), so
+      // a fall means the figure is unknown, not negative.
+      contextSwitches: switches < 0 ? Number.NaN : switches,
     });
   }
   return out;
