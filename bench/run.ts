@@ -2,7 +2,10 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-/** Runs every `*.bench.ts` under bench/ (or those matching the first argument), one after another. */
+/**
+ * Runs every `*.bench.ts` under bench/ (or those matching the first argument), one after another;
+ * further arguments go to each bench (`npm run bench idle-listener minutes=1`).
+ */
 function findBenches(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -16,7 +19,9 @@ const benches = findBenches('bench').filter((file) => !filter || file.includes(f
 let failed = 0;
 for (const file of benches) {
   console.log(`\n=== ${relative('.', file)}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', file, ...process.argv.slice(3)], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) failed++;
 }
 console.log(`\n${benches.length - failed} benchmarks ran, ${failed} failed`);

@@ -5,6 +5,8 @@ import { useCurrentChannel } from '../channels/current-channel';
 import { OnlineButton } from '../presence/OnlineButton';
 import { SocketStatusNote } from '../presence/SocketStatusNote';
 import { usePresence } from '../presence/usePresence';
+import { useAuth } from '../auth/useAuth';
+import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
 import { VoiceControls } from '../voice/VoiceControls';
 
 /**
@@ -15,6 +17,8 @@ export function VoiceControlsSlot() {
   const { channelId } = useCurrentChannel();
   const { online, socketOpen, gate } = usePresence();
   const callActive = useCallActive();
+  const { user } = useAuth();
+  const speaking = useSpeakingUserIds();
   const noteId = useId();
 
   return (
@@ -22,6 +26,7 @@ export function VoiceControlsSlot() {
       <OnlineButton
         disabled={channelId === null || callActive || (!online && !socketOpen)}
         describedBy={noteId}
+        voiceHeard={user !== null && speaking.has(user.id)}
       />
       <SocketStatusNote id={noteId} />
       {gate.walkie ? <FloorStatus /> : null}

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ChannelMember } from '../../../../protocol/channels';
+import { animatedElements, animatesOnlyWithMotion } from '../../testing/animated-elements';
 import { MemberCard } from './MemberCard';
 
 const member = (overrides: Partial<ChannelMember> = {}): ChannelMember => ({
@@ -65,5 +66,27 @@ describe('MemberCard', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Talk with Cal Tester' }));
     expect(onTalk).toHaveBeenCalledWith(expect.objectContaining({ id: 'u2' }));
+  });
+
+  it('keeps a Speaking member still while their voice is not heard (an open, silent microphone)', () => {
+    const { container } = render(
+      <ul>
+        <MemberCard member={member({ isTalking: true })} />
+      </ul>,
+    );
+    expect(screen.getByText('Speaking')).toBeTruthy();
+    expect(animatedElements(container)).toEqual([]);
+  });
+
+  it('pulses the ring and the dot while their voice is heard, and not under reduced motion', () => {
+    const { container } = render(
+      <ul>
+        <MemberCard member={member({ isTalking: true })} isAudible />
+      </ul>,
+    );
+    const moving = animatedElements(container);
+    expect(moving).toHaveLength(2);
+    expect(moving).toContain(container.querySelector('[data-status="speaking"]:not(li)'));
+    expect(animatesOnlyWithMotion(container)).toBe(true);
   });
 });

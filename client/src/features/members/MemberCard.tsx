@@ -60,6 +60,7 @@ export function MemberCard({
           ) : null}
           <MemberStatusDot
             status={status}
+            pulsing={isAudible}
             className="absolute -right-0.5 -bottom-0.5 size-3 ring-2 ring-card"
           />
         </div>

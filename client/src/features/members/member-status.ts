@@ -35,9 +35,13 @@ export function memberLabels(member: Presence & Pick<ChannelMember, 'role'>): {
   return { status, label: MEMBER_STATUS_LABELS[status], isAdmin: member.role === 'admin' };
 }
 
-/** The dot's colour per status (theme tokens, so light and dark both work). */
+/**
+ * The dot's colour per status (theme tokens, so light and dark both work). No animation here: a
+ * member is "Speaking" for as long as their microphone is on the air, mostly silent, so the dot
+ * pulses only while their voice is heard (`MemberStatusDot`'s `pulsing`).
+ */
 export const MEMBER_DOT_CLASSES: Record<MemberStatus, string> = {
-  speaking: 'bg-primary animate-pulse ring-4 ring-primary/30',
+  speaking: 'bg-primary ring-4 ring-primary/30',
   online: 'bg-success',
   idle: 'bg-warning',
   offline: 'bg-muted-foreground/50',

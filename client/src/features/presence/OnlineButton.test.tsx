@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { animatedElements, animatesOnlyWithMotion } from '../../testing/animated-elements';
+import { OnlineButton } from './OnlineButton';
+import { presenceStore } from './presence-store';
+
+// ONLINE in a channel on an open socket, microphone open (the spec's default talk mode).
+beforeEach(() => {
+  presenceStore.dispatch({ type: 'socket', open: true });
+  presenceStore.dispatch({ type: 'select_channel', channelId: 7 });
+  presenceStore.dispatch({ type: 'toggle_online' });
+  presenceStore.dispatch({ type: 'voice', onAir: true });
+});
+
+afterEach(() => {
+  cleanup();
+  presenceStore.dispatch({ type: 'detach' });
+  presenceStore.dispatch({ type: 'socket', open: false });
+});
+
+describe('OnlineButton on the air', () => {
+  it('shows the on-air halo standing still while no voice is heard', () => {
+    const { container } = render(<OnlineButton />);
+    expect(screen.getByRole('button', { name: /ONLINE/ }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(screen.getByTestId('on-air-halo')).toBeTruthy();
+    expect(animatedElements(container)).toEqual([]);
+  });
+
+  it('pulses the halo while the user’s voice is heard, and not under reduced motion', () => {
+    const { container } = render(<OnlineButton voiceHeard />);
+    expect(animatedElements(container)).toEqual([screen.getByTestId('on-air-halo')]);
+    expect(animatesOnlyWithMotion(container)).toBe(true);
+  });
+
+  it('stops pulsing when the voice stops', () => {
+    const { container, rerender } = render(<OnlineButton voiceHeard />);
+    rerender(<OnlineButton voiceHeard={false} />);
+    expect(screen.getByTestId('on-air-halo')).toBeTruthy();
+    expect(animatedElements(container)).toEqual([]);
+  });
+});
