@@ -21,7 +21,7 @@ export type OnlineButtonProps = {
  *
  * The halo around it says the microphone is on the air; it pulses only while the room hears the
  * user's voice. A page left ONLINE for hours is silent nearly all the time, and a pulse that never
- * stops redraws the page every frame (decision 041: 8 % of a core in the GPU process and
+ * stops redraws the page every frame (decision 042: 8 % of a core in the GPU process and
  * 4 % in the renderer where compositing is done in software).
  */
 export function OnlineButton({
