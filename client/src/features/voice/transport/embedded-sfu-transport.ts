@@ -15,6 +15,7 @@ import {
   type RecoveryState,
   type RecoveryTimer,
 } from './sfu-recovery';
+import { watchNetworkChanges, type NetworkChange } from '../../../lib/network-change';
 import { TransportEvents } from './transport-events';
 import {
   VoiceTransportError,
@@ -35,6 +36,8 @@ export interface EmbeddedSfuTransportOptions {
   recoverWithinMs?: number;
   /** How long a 'disconnected' peer may recover by itself before we ask for an ICE restart. */
   iceGraceMs?: number;
+  /** The browser's network changes (online, new connection type); the browser's own by default. */
+  watchNetwork?: (listener: (change: NetworkChange) => void) => () => void;
 }
 
 /**
@@ -59,6 +62,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   private generation = 0;
   private recovery: RecoveryState = LIVE;
   private readonly timers = new Map<RecoveryTimer, ReturnType<typeof setTimeout>>();
+  private stopWatchingNetwork: (() => void) | undefined;
   private readonly options: Required<Omit<EmbeddedSfuTransportOptions, 'document'>> & {
     document: Document | undefined;
   };
@@ -71,6 +75,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       recoverWithinMs: options.recoverWithinMs ?? 10_000,
       iceGraceMs: options.iceGraceMs ?? 2_000,
+      watchNetwork: options.watchNetwork ?? ((listener) => watchNetworkChanges(listener)),
     };
   }
 
@@ -104,6 +109,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
     this.url = url;
     this.token = token;
     this.setState('connecting');
+    this.stopWatchingNetwork = this.options.watchNetwork((change) => this.onNetworkChange(change));
     try {
       await this.ensureMicrophone().catch((error: unknown) => {
         // Listening still works; setMicrophoneEnabled(true) asks again and reports the denial.
@@ -249,6 +255,13 @@ export class EmbeddedSfuTransport implements VoiceTransport {
     this.recover({ type: 'peer', state, now: Date.now() });
   }
 
+  /** A new network: the ICE pairs of the old one are dead, whatever ICE says yet. */
+  private onNetworkChange(change: NetworkChange): void {
+    if (change === 'offline') return;
+    if (this.currentState === 'disconnected' || this.currentState === 'connecting') return;
+    this.recover({ type: 'network', now: Date.now() });
+  }
+
   private onSocketClosed(code: number): void {
     if (this.currentState === 'disconnected' || this.currentState === 'connecting') return;
     this.recover({ type: 'socket_closed', code, now: Date.now() });
@@ -371,6 +384,8 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   }
 
   private teardown(): void {
+    this.stopWatchingNetwork?.();
+    this.stopWatchingNetwork = undefined;
     this.clearTimers();
     this.recovery = LIVE;
     this.connection?.close(true);
