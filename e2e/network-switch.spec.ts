@@ -1,4 +1,5 @@
-import type { Page, Request } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import type { BrowserContext, Page, Request } from '@playwright/test';
 import { newPerson } from './support/accounts';
 import { expect, test } from './support/fixtures';
 import { startImpairmentRelay, type ImpairmentRelay } from './support/network/impairment-relay';
@@ -84,3 +85,84 @@ test('built-in SFU: after a network switch the listener hears the talker again, 
 
   for (const user of [talker, listener]) await user.context.close();
 });
+
+/** Counts the peer connections the page creates (before the app loads). */
+function countPeers(): void {
+  const holder = window as unknown as { __peerCount: number };
+  holder.__peerCount = 0;
+  const Original = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Original {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      holder.__peerCount++;
+    }
+  };
+}
+
+const peerCount = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __peerCount: number }).__peerCount);
+
+test('one-to-one call: after the caller switches network the callee hears her again on the same call', async ({
+  browser,
+}) => {
+  const tag = randomBytes(3).toString('hex');
+  // Both browsers on the same link: each reaches the other only through the relay.
+  const prepare = async (context: BrowserContext) => {
+    await context.addInitScript(countPeers);
+  };
+  const callee = await openRouted(browser, newPerson('Cole', `N${tag}`), relay, LINK, { prepare });
+  const caller = await openRouted(browser, newPerson('Cara', `N${tag}`), relay, LINK, { prepare });
+  // The callee's socket must be open before the first ring.
+  await callee.page.waitForTimeout(500);
+  const callButton = caller.page.getByRole('button', { name: `Call ${callee.person.name}` });
+  await expect(async () => {
+    if (!(await callButton.isVisible()))
+      await caller.page.getByRole('button', { name: 'Contacts' }).click();
+    await callButton.click({ timeout: 3000 });
+    await expect(caller.page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
+  }).toPass({ timeout: 20_000 });
+  await expect(callee.page.getByTestId('incoming-call')).toBeVisible();
+  await callee.page.getByRole('button', { name: 'Accept call' }).click();
+  for (const { page } of [caller, callee])
+    await expect(page.getByText('Connected', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => callLevel(callee.page), { timeout: 15_000 }).toBeGreaterThan(AUDIBLE);
+  expect([await peerCount(caller.page), await peerCount(callee.page)]).toEqual([1, 1]);
+
+  await watchReturn(callee.page, { call: true }, AUDIBLE);
+  const oldPorts = relay.ports(LINK);
+  await switchNetwork(caller.context, relay, LINK);
+  await expect.poll(() => heardAgainAt(callee.page), { timeout: 20_000 }).not.toBeNull();
+  // The same call on the same peer connections, now on new relay ports.
+  expect(relay.ports(LINK).length).toBeGreaterThan(0);
+  expect(relay.ports(LINK)).not.toEqual(oldPorts);
+  expect([await peerCount(caller.page), await peerCount(callee.page)]).toEqual([1, 1]);
+  for (const { page } of [caller, callee]) {
+    await expect(page.getByTestId('active-call')).toBeVisible();
+    await expect(page.getByText('Connected', { exact: true })).toBeVisible();
+  }
+  for (const user of [caller, callee]) await user.context.close();
+});
+
+/** The loudest RMS level of the call's remote audio over a short window. */
+function callLevel(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const audio = document.querySelector<HTMLAudioElement>('audio[data-call-remote-audio]');
+    if (!(audio?.srcObject instanceof MediaStream)) return 0;
+    const context = new AudioContext();
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 2048;
+    context.createMediaStreamSource(audio.srcObject).connect(analyser);
+    const samples = new Float32Array(analyser.fftSize);
+    let loudest = 0;
+    for (let i = 0; i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      analyser.getFloatTimeDomainData(samples);
+      loudest = Math.max(
+        loudest,
+        Math.sqrt(samples.reduce((sum, s) => sum + s * s, 0) / samples.length),
+      );
+    }
+    await context.close();
+    return loudest;
+  });
+}
