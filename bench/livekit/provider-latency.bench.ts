@@ -17,8 +17,10 @@ import {
 } from '../../e2e/support/livekit/livekit-server.js';
 import { launchChromium } from '../../e2e/support/chromium-args.js';
 import { startVoicePageHarness } from '../../e2e/support/voice-page-harness.js';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import { createVoiceToken } from '../../server/src/voice/voice-token.js';
 import { percentile } from '../stats.js';
+import { collectOnsets as collect } from '../networks/onset-samples.js';
 import type { ProviderLatencyBenchGlobal } from './provider-latency-api.js';
 
 const SAMPLES = Math.max(40, Number(process.argv[2] ?? 100));
@@ -33,36 +35,6 @@ if (!binary) {
     'LiveKit is not installed: run `eval "$(bash scripts/services.sh)"` first. Nothing measured.',
   );
   process.exit(1);
-}
-
-/** Pairs each start with the first onset after it (and before the next start). */
-function latencies(starts: number[], onsets: number[]): number[] {
-  const result: number[] = [];
-  starts.forEach((start, i) => {
-    const next = starts[i + 1] ?? Number.POSITIVE_INFINITY;
-    const onset = onsets.find((o) => o >= start - 2 && o < next);
-    if (onset !== undefined) result.push(onset - start);
-  });
-  return result;
-}
-
-/** Burst start (or microphone switch) to the onset leaving the listener's audio output. */
-async function collect(
-  listener: Page,
-  count: number,
-  fire: () => Promise<number>,
-): Promise<number[]> {
-  for (let i = 0; i < 3; i++) await fire(); // warm the jitter buffer up; not counted
-  await sleep(500);
-  await listener.evaluate(() => (globalThis as unknown as G).bench.takeOnsets());
-  const starts: number[] = [];
-  for (let i = 0; i < count; i++) starts.push(await fire());
-  await sleep(800);
-  const onsets = await listener.evaluate(() => (globalThis as unknown as G).bench.takeOnsets());
-  return latencies(
-    starts,
-    onsets.map((o) => o.played),
-  );
 }
 
 const line = (label: string, values: number[], wanted: number) =>
@@ -160,6 +132,10 @@ async function sfuPath(): Promise<Path> {
 }
 
 async function livekitPath(): Promise<Path> {
+  // Rooms are made by Chirp, never by a join (the node runs as shipped, auto_create off).
+  await new RoomServiceClient(livekit.url.replace('ws', 'http'), keys.apiKey, keys.apiSecret).createRoom({
+    name: 'chirp-bench',
+  });
   const talker = await openPage();
   const listener = await openPage();
   const token = async (userId: string) =>

@@ -16,7 +16,7 @@ import type { ProviderLatencyBenchApi, ProviderLatencyBenchGlobal } from '../pro
 
 let transport: LiveKitTransport | undefined;
 
-const extended: ProviderLatencyBenchApi = {
+export const providerBench: ProviderLatencyBenchApi = {
   ...bench,
   async livekitConnect(url, token, talker) {
     await context.resume();
@@ -38,4 +38,4 @@ const extended: ProviderLatencyBenchApi = {
   },
 };
 
-(globalThis as unknown as ProviderLatencyBenchGlobal).bench = extended;
+(globalThis as unknown as ProviderLatencyBenchGlobal).bench = providerBench;

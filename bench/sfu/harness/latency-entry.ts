@@ -9,9 +9,9 @@ import { EmbeddedSfuTransport } from '../../../client/src/features/voice/transpo
 import type { LatencyBenchApi, LatencyBenchGlobal, LatencyOnset } from '../latency-bench-api';
 
 export const context = new AudioContext();
-const gain = context.createGain();
+export const gain = context.createGain();
 gain.gain.value = 0;
-const oscillator = context.createOscillator();
+export const oscillator = context.createOscillator();
 oscillator.frequency.value = 440;
 export const destination = context.createMediaStreamDestination();
 oscillator.connect(gain).connect(destination);
@@ -19,7 +19,7 @@ oscillator.start();
 
 export const wallNow = () => performance.timeOrigin + performance.now();
 /** Wall-clock time of an audio-thread `currentTime`, via the context's own clock mapping. */
-function wallAt(contextTime: number): number {
+export function wallAt(contextTime: number): number {
   const stamp = context.getOutputTimestamp();
   const performanceTime = stamp.performanceTime ?? performance.now();
   return (
@@ -59,6 +59,8 @@ registerProcessor('onset', Onset);
 
 /** Per onset: when it reaches the speaker (audio clock → wall clock), when the page learns of it, how loud it starts. */
 const onsets: LatencyOnset[] = [];
+/** Every remote track the page listens to, in order (a bench may tap the last one). */
+export const remoteTracks: MediaStreamTrack[] = [];
 const bursts: number[] = [];
 let transport: EmbeddedSfuTransport | undefined;
 let peer: RTCPeerConnection | undefined;
@@ -69,6 +71,7 @@ async function detectOnsets(track: MediaStreamTrack): Promise<void> {
     URL.createObjectURL(new Blob([ONSET_WORKLET], { type: 'text/javascript' })),
   );
   await workletReady;
+  remoteTracks.push(track);
   const stream = new MediaStream([track]);
   // Chrome only feeds a remote WebRTC stream into WebAudio while a media element plays it.
   const element = new Audio();

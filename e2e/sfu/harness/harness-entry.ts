@@ -6,6 +6,30 @@ import { EmbeddedSfuTransport } from '../../../client/src/features/voice/transpo
 import { REMOTE_AUDIO_CONTAINER_ID } from '../../../client/src/features/voice/transport/remote-audio';
 
 const audioContext = new AudioContext();
+
+/** Every peer connection the transport makes, so a test can read what was negotiated. */
+const peerConnections: RTCPeerConnection[] = [];
+window.RTCPeerConnection = class extends window.RTCPeerConnection {
+  constructor(configuration?: RTCConfiguration) {
+    super(configuration);
+    peerConnections.push(this);
+  }
+};
+
+/** The codec each audio m-line of this browser's answers put first: what it sends and prefers. */
+function answeredFirstCodecs(): string[] {
+  const codecs: string[] = [];
+  for (const pc of peerConnections) {
+    const sdp = pc.currentLocalDescription?.sdp ?? '';
+    for (const section of sdp.split('\r\nm=').slice(1)) {
+      if (!section.startsWith('audio')) continue;
+      const first = section.split('\r\n')[0]!.split(' ')[3];
+      const rtpmap = new RegExp(`a=rtpmap:${first} ([^/]+)/`).exec(section);
+      codecs.push(rtpmap ? rtpmap[1]!.toLowerCase() : '?');
+    }
+  }
+  return codecs;
+}
 const analysers = new Map<HTMLAudioElement, AnalyserNode>();
 
 /** A 440 Hz tone standing in for a voice: continuous, so its level is easy to assert. */
@@ -121,6 +145,37 @@ const harness = {
         if (analyser) result[userId] = Math.max(result[userId] ?? 0, rms(analyser));
       }
     }
+    return result;
+  },
+  /**
+   * What this page's browser receives and sends: the inbound audio's concealed and received
+   * samples (summed over remote talkers), and the first codec of each audio m-line in its answers
+   * ('red' when it agreed to send and receive Opus RED; Chrome's statistics name the decoder's
+   * codec, Opus, either way).
+   */
+  async audioQuality(): Promise<{
+    concealedSamples: number;
+    totalSamplesReceived: number;
+    answeredCodecs: string[];
+  }> {
+    const stats = await transport?.getStats();
+    const result = {
+      concealedSamples: 0,
+      totalSamplesReceived: 0,
+      answeredCodecs: answeredFirstCodecs(),
+    };
+    stats?.forEach(
+      (report: {
+        type: string;
+        kind?: string;
+        concealedSamples?: number;
+        totalSamplesReceived?: number;
+      }) => {
+        if (report.type !== 'inbound-rtp' || report.kind !== 'audio') return;
+        result.concealedSamples += report.concealedSamples ?? 0;
+        result.totalSamplesReceived += report.totalSamplesReceived ?? 0;
+      },
+    );
     return result;
   },
   /** Inbound RTP packets per remote user, and this page's outbound audio packets. */

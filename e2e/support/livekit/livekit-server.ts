@@ -27,6 +27,12 @@ export interface LivekitOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** ICE-lite: the node only answers checks, so a browser routed through a relay has no other path. */
   iceLite?: boolean;
+  /**
+   * The address LiveKit advertises in its candidates (127.0.0.1 by default). LiveKit binds its UDP
+   * port on the machine's interfaces but not on loopback, so 127.0.0.1 reaches it only because the
+   * browser tries its other candidates too; a relay that must forward to it needs the real address.
+   */
+  nodeIp?: string;
 }
 
 export function livekitYaml(options: LivekitOptions): string {
@@ -37,7 +43,7 @@ export function livekitYaml(options: LivekitOptions): string {
     `  tcp_port: ${options.tcpPort}`,
     `  udp_port: ${options.udpPort}`,
     '  use_external_ip: false',
-    '  node_ip: 127.0.0.1',
+    `  node_ip: ${options.nodeIp ?? '127.0.0.1'}`,
     ...(options.iceLite ? ['  use_ice_lite: true'] : []),
     'keys:',
     `  ${options.apiKey}: ${options.apiSecret}`,
@@ -53,12 +59,16 @@ export function livekitYaml(options: LivekitOptions): string {
     lines.push('webhook:', `  api_key: ${options.apiKey}`, '  urls:');
     for (const url of options.webhookUrls) lines.push(`    - ${url}`);
   }
-  if (options.redis) lines.push('redis:', `  address: ${options.redis.address}`, `  db: ${options.redis.db}`);
+  if (options.redis)
+    lines.push('redis:', `  address: ${options.redis.address}`, `  db: ${options.redis.db}`);
   return `${lines.join('\n')}\n`;
 }
 
 export function livekitKeys(): { apiKey: string; apiSecret: string } {
-  return { apiKey: `API${randomBytes(6).toString('hex')}`, apiSecret: randomBytes(24).toString('base64url') };
+  return {
+    apiKey: `API${randomBytes(6).toString('hex')}`,
+    apiSecret: randomBytes(24).toString('base64url'),
+  };
 }
 
 export async function freeTcpPort(): Promise<number> {
@@ -84,7 +94,9 @@ export async function freeUdpPort(): Promise<number> {
 }
 
 /** Free ports for one node: signalling, ICE/TCP, ICE/UDP. */
-export async function livekitPorts(): Promise<Pick<LivekitOptions, 'port' | 'tcpPort' | 'udpPort'>> {
+export async function livekitPorts(): Promise<
+  Pick<LivekitOptions, 'port' | 'tcpPort' | 'udpPort'>
+> {
   return { port: await freeTcpPort(), tcpPort: await freeTcpPort(), udpPort: await freeUdpPort() };
 }
 
@@ -118,7 +130,11 @@ async function waitForHttp(url: string, timeoutMs: number, process: ChildProcess
 }
 
 /** Starts one node and waits until it answers; `stop()` kills exactly that process. */
-export async function startLivekit(binary: string, options: LivekitOptions, dir: string): Promise<RunningLivekit> {
+export async function startLivekit(
+  binary: string,
+  options: LivekitOptions,
+  dir: string,
+): Promise<RunningLivekit> {
   const [command, ...args] = livekitCommand(binary, options, dir);
   const log = openSync(join(dir, `livekit-${options.port}.log`), 'a');
   const child = spawn(command!, args, { stdio: ['ignore', log, log] });

@@ -1,4 +1,5 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { networkInterfaces } from 'node:os';
 
 /**
  * A user-space network impairment for UDP (these machines' kernels have no netem): a relay on
@@ -163,8 +164,21 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/**
+ * The machine's first non-loopback IPv4 (127.0.0.1 when it has none): the relay's sockets towards
+ * the targets use it, as a browser's host candidate would, and a LiveKit node behind the relay
+ * must advertise it (LiveKit does not listen on loopback).
+ */
+export function outwardAddress(): string {
+  for (const addresses of Object.values(networkInterfaces()))
+    for (const address of addresses ?? [])
+      if (address.family === 'IPv4' && !address.internal) return address.address;
+  return '127.0.0.1';
+}
+
 export function startImpairmentRelay(options: RelayOptions = {}): ImpairmentRelay {
   const random = options.random ?? Math.random;
+  const backAddress = outwardAddress();
   const links = new Map<string, Link>();
   const routes = new Map<string, Promise<Route>>();
   const allRoutes: Route[] = [];
@@ -216,7 +230,7 @@ export function startImpairmentRelay(options: RelayOptions = {}): ImpairmentRela
             if (!route.dead) route.front.send(reply, from.port, from.address);
           });
         });
-        socket.bind(0, '127.0.0.1');
+        socket.bind(0, backAddress);
       }
       const target = back;
       link.up.carry(message.length, () => {

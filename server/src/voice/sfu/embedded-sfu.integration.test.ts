@@ -28,8 +28,16 @@ afterAll(async () => {
   await server.close();
 });
 
-async function join(userId: string, channelId: string | number = 1): Promise<WeriftVoiceClient> {
-  const client = await WeriftVoiceClient.join(server.url, await server.token(userId, channelId));
+async function join(
+  userId: string,
+  channelId: string | number = 1,
+  options: { red?: boolean } = {},
+): Promise<WeriftVoiceClient> {
+  const client = await WeriftVoiceClient.join(
+    server.url,
+    await server.token(userId, channelId),
+    options,
+  );
   clients.push(client);
   return client;
 }
@@ -75,9 +83,13 @@ async function consentCheck(client: WeriftVoiceClient): Promise<unknown> {
   return response.getAttributeValue('XOR-MAPPED-ADDRESS');
 }
 
-/** Sends `count` packets 20 ms apart, like a talking microphone. */
-async function talk(client: WeriftVoiceClient, count: number, payloadBytes = 80): Promise<void> {
-  const next = opusPacketFactory();
+/** Sends `count` packets 20 ms apart, like a talking microphone (numbered by `next`). */
+async function talk(
+  client: WeriftVoiceClient,
+  count: number,
+  payloadBytes = 80,
+  next = opusPacketFactory(),
+): Promise<void> {
   for (let i = 0; i < count; i++) {
     client.sendRtp(next(payloadBytes, i));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -242,6 +254,42 @@ describe('forwarding', () => {
     // Never back to the sender.
     expect(a.received.get(aIdentity) ?? 0).toBe(0);
     expect([...a.received.keys()].every((k) => k !== aIdentity)).toBe(true);
+  });
+
+  it('carries a RED talker to a RED listener and to a plain-Opus listener, every frame in order', async () => {
+    const a = await join('red-talker', 1, { red: true });
+    const b = await join('red-listener', 1, { red: true });
+    const c = await join('opus-listener');
+    const aIdentity = a.joined?.self.identity ?? '';
+    await a.waitFor(() => a.isPublishing, 10_000, 'publish slot');
+    // What each listener's browser agreed to receive from the SFU.
+    const negotiated = (client: WeriftVoiceClient) =>
+      client.pc
+        .getTransceivers()
+        .filter((t) => t.direction === 'recvonly' || t.currentDirection === 'recvonly')
+        .flatMap((t) => t.codecs.map((codec) => codec.mimeType.toLowerCase()));
+    const heard = { b: [] as number[], c: [] as number[] };
+    b.onRtp = (identity, rtp) => {
+      if (identity === aIdentity) heard.b.push(rtp.payload.readUInt32BE(1));
+    };
+    c.onRtp = (identity, rtp) => {
+      if (identity === aIdentity) heard.c.push(rtp.payload.readUInt32BE(1));
+    };
+    // One stream throughout (a RED sender repeats its previous frames, so it must not restart).
+    const next = opusPacketFactory();
+    const warmup = talk(a, 50, 80, next);
+    await Promise.all([
+      b.waitFor(() => heard.b.length > 0, 10_000, 'audio at B'),
+      c.waitFor(() => heard.c.length > 0, 10_000, 'audio at C'),
+    ]);
+    await warmup;
+    expect(negotiated(b)).toContain('audio/red');
+    expect(negotiated(c)).not.toContain('audio/red');
+    await talk(a, 50, 80, next);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // werift unpacks RED at both ends; each frame arrives once, intact and in order.
+    expect(heard.b.slice(-50)).toEqual([...Array(50).keys()]);
+    expect(heard.c.slice(-50)).toEqual([...Array(50).keys()]);
   });
 
   it('reports speaking from packet sizes and silence when packets stop', async () => {

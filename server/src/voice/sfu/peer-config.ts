@@ -1,4 +1,13 @@
-import { RTCRtpCodecParameters, type RTCIceServer, type RTCPeerConnectionConfig } from 'werift';
+import {
+  RTCRtpCodecParameters,
+  type RTCIceServer,
+  type RTCPeerConnectionConfig,
+  type RTCRtpTransceiver,
+} from 'werift';
+import { OPUS_PAYLOAD_TYPE, RED_PAYLOAD_TYPE } from './opus-red.js';
+
+/** What a talker's browser may spend on its Opus frames, bits per second. */
+export const OPUS_MAX_AVERAGE_BITRATE = 20_000;
 
 export interface SfuNetworkOptions {
   /** Explicit list: werift would otherwise use a public STUN server, which offline hosts cannot reach. */
@@ -13,14 +22,34 @@ export interface SfuNetworkOptions {
   additionalHostAddresses?: string[];
 }
 
-/** Opus is the only codec: voice only, and every browser sends it, so no transcoding ever happens. */
+/**
+ * Opus is the only codec: voice only, and every browser sends it, so no transcoding ever happens.
+ * In-band FEC stays on; DTX sends next to nothing while the microphone hears silence (a packet
+ * every 400 ms instead of 50 a second); 20 kbit/s is clear speech and leaves room for a RED copy
+ * of each frame within a 64 kbit/s link (decision 041).
+ */
 export function opusCodec(): RTCRtpCodecParameters {
   return new RTCRtpCodecParameters({
     mimeType: 'audio/opus',
     clockRate: 48000,
     channels: 2,
-    payloadType: 111,
-    parameters: 'minptime=10;useinbandfec=1',
+    payloadType: OPUS_PAYLOAD_TYPE,
+    parameters: `minptime=10;useinbandfec=1;usedtx=1;maxaveragebitrate=${OPUS_MAX_AVERAGE_BITRATE}`,
+  });
+}
+
+/**
+ * Opus RED (RFC 2198), offered first: listeners whose browsers take it get each frame again in
+ * the next packets (`opus-red.ts`), the others plain Opus. Browsers answer in the offer's order, so
+ * a talker's browser that supports RED also sends it; werift unpacks it on arrival.
+ */
+export function redCodec(): RTCRtpCodecParameters {
+  return new RTCRtpCodecParameters({
+    mimeType: 'audio/red',
+    clockRate: 48000,
+    channels: 2,
+    payloadType: RED_PAYLOAD_TYPE,
+    parameters: `${OPUS_PAYLOAD_TYPE}/${OPUS_PAYLOAD_TYPE}`,
   });
 }
 
@@ -32,19 +61,26 @@ export function opusCodec(): RTCRtpCodecParameters {
  * a few peers nominated on one side only). Dead clients are found by their signalling socket.
  */
 export function sfuPeerConfig(network: SfuNetworkOptions): RTCPeerConnectionConfig {
-  return { ...peerConfig(network), iceLite: true };
+  return { ...peerConfig(network, [redCodec(), opusCodec()]), iceLite: true };
 }
 
-/** A werift participant (integration tests, benches): a full ICE agent, like a browser. */
-export function participantPeerConfig(): RTCPeerConnectionConfig {
-  return { ...peerConfig({ iceServers: [] }), iceLite: false };
+/**
+ * A werift participant (integration tests, benches): a full ICE agent, like a browser; plain Opus
+ * unless `red` (then its sender wraps what it sends in RED, as a browser does).
+ */
+export function participantPeerConfig({ red = false } = {}): RTCPeerConnectionConfig {
+  const codecs = red ? [redCodec(), opusCodec()] : [opusCodec()];
+  return { ...peerConfig({ iceServers: [] }, codecs), iceLite: false };
 }
 
-function peerConfig(network: SfuNetworkOptions): RTCPeerConnectionConfig {
+function peerConfig(
+  network: SfuNetworkOptions,
+  audioCodecs: RTCRtpCodecParameters[],
+): RTCPeerConnectionConfig {
   const [min, max] = network.portRange ?? [];
   return {
     iceServers: network.iceServers,
-    codecs: { audio: [opusCodec()], video: [] },
+    codecs: { audio: audioCodecs, video: [] },
     // No header extensions: forwarded packets would carry ids negotiated with a different peer.
     headerExtensions: { audio: [], video: [] },
     bundlePolicy: 'max-bundle',
@@ -54,6 +90,30 @@ function peerConfig(network: SfuNetworkOptions): RTCPeerConnectionConfig {
     iceUseIpv6: false,
     iceAdditionalHostAddresses: network.additionalHostAddresses,
   };
+}
+
+/**
+ * werift takes the codecs of each applied answer, parameters included, for its next offer on that
+ * m-line; a browser's answer leaves out what only a receiver asks for (`usedtx`), so without this
+ * the second offer would turn the talker's DTX off. Called before each offer: every negotiated
+ * codec gets the server's own parameters back.
+ */
+export function restoreOfferedCodecParameters(
+  transceivers: RTCRtpTransceiver[],
+  config: RTCPeerConnectionConfig,
+): void {
+  const offered = config.codecs?.audio ?? [];
+  for (const transceiver of transceivers) {
+    if (transceiver.kind !== 'audio') continue;
+    transceiver.codecs = transceiver.codecs.map(
+      (codec) =>
+        offered.find(
+          (own) =>
+            own.payloadType === codec.payloadType &&
+            own.mimeType.toLowerCase() === codec.mimeType.toLowerCase(),
+        ) ?? codec,
+    );
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RtpPacket } from 'werift';
+import { RedEncoder, parseRed } from './opus-red.js';
 import type { ForwardedPacket } from './rtp-forwarder.js';
 import { SenderReports } from './sender-reports.js';
 import { selfKeyedSrtpSession } from './testing/self-keyed-srtp-session.js';
@@ -26,7 +27,7 @@ async function bound(): Promise<Socket> {
  * One listener: a stand-in forwarder sending on a real socket to `receiver`, and werift's own SRTP
  * session holding the listener's keys, to decrypt what arrives as the listener's browser would.
  */
-async function listener(ssrc: number) {
+async function listener(ssrc: number, red = false) {
   const { session } = selfKeyedSrtpSession();
   const [socket, receiver] = await Promise.all([bound(), bound()]);
   const received: RtpPacket[] = [];
@@ -39,6 +40,7 @@ async function listener(ssrc: number) {
     ssrc,
     localContext: session.localContext,
     reports,
+    red,
   });
   const arrived = async (count: number) => {
     for (let i = 0; i < 200 && received.length < count; i++)
@@ -91,5 +93,38 @@ describe('RtpForwarder (one talker towards one listener)', () => {
       expect(p.header.sequenceNumber).toBe((first.sequenceNumber + i) & 0xffff);
       expect(p.header.timestamp).toBe((first.timestamp + 960 * i) >>> 0);
     });
+  });
+
+  it('sends RED to a listener that negotiated it and the plain Opus frame to one that did not', async () => {
+    const [plain, red] = await Promise.all([listener(0x1), listener(0x2, true)]);
+    const encoder = new RedEncoder(2, 1000);
+    const sent = [0, 1, 2].map((i) => {
+      const p = packet(7, 500 + i, 96_000 + 960 * i);
+      return { ...p, red: encoder.encode(p.header.sequenceNumber, p.header.timestamp, p.payload) };
+    });
+    for (const p of sent) {
+      plain.forwarder.send(p);
+      red.forwarder.send(p);
+    }
+    const [gotPlain, gotRed] = await Promise.all([plain.arrived(3), red.arrived(3)]);
+
+    expect(gotPlain.map((p) => p.header.payloadType)).toEqual([111, 111, 111]);
+    expect(gotPlain.map((p) => p.payload)).toEqual(sent.map((p) => p.payload));
+    expect(gotRed.map((p) => p.header.payloadType)).toEqual([63, 63, 63]);
+    // The third packet carries the two frames before it, then its own.
+    const blocks = parseRed(gotRed[2]!.payload)!;
+    expect(blocks.map((b) => b.payload)).toEqual(sent.map((p) => p.payload));
+    expect(blocks.map((b) => b.timestampOffset)).toEqual([1920, 960, 0]);
+  });
+
+  it('wraps a frame that has no RED form (silence after an admin mute) for a RED listener', async () => {
+    const red = await listener(0x3, true);
+    const silence = packet(7, 9, 9_600);
+    red.forwarder.send(silence);
+    const [got] = await red.arrived(1);
+    expect(got!.header.payloadType).toBe(63);
+    expect(parseRed(got!.payload)).toEqual([
+      { payloadType: 111, timestampOffset: 0, payload: silence.payload },
+    ]);
   });
 });

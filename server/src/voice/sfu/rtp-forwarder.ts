@@ -7,6 +7,7 @@ import {
   type RTCRtpTransceiver,
 } from 'werift';
 import { DatagramBatch } from './datagram-batch.js';
+import { redPrimaryOnly } from './opus-red.js';
 import type { ReportSchedule, SenderReports } from './sender-reports.js';
 import type { SendPath } from './sfu-counters.js';
 import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp/srtp-aes-cm.js';
@@ -23,7 +24,10 @@ import {
 /** What a forwarder needs of a publisher's packet; werift's parsed RtpPacket fits as is. */
 export interface ForwardedPacket {
   header: { ssrc: number; sequenceNumber: number; timestamp: number; marker: boolean };
+  /** One Opus frame. */
   payload: Buffer;
+  /** The same frame as Opus RED (with the talker's previous frames), for listeners that take RED. */
+  red?: Buffer;
 }
 
 const RTP_HEADER_BYTES = 12;
@@ -62,6 +66,9 @@ export class RtpForwarder {
   private lastTimestamp = 0;
   private highestIndex = -1;
   private schedule: ReportSchedule | undefined;
+  /** The sender's codec last seen, and whether it is RED (the listener's browser negotiated it). */
+  private codecSeen: object | undefined;
+  private sendsRed = false;
 
   constructor(
     private readonly transceiver: RTCRtpTransceiver,
@@ -90,7 +97,12 @@ export class RtpForwarder {
     }
     if (!route.canSend()) return undefined;
 
-    const { header, payload } = packet;
+    if (codec !== this.codecSeen) {
+      this.codecSeen = codec;
+      this.sendsRed = codec.mimeType.toLowerCase() === 'audio/red';
+    }
+    const header = packet.header;
+    const payload = this.sendsRed ? (packet.red ?? redPrimaryOnly(packet.payload)) : packet.payload;
     if (header.ssrc !== this.sourceSsrc) this.followSource(header);
     const sequenceNumber = (header.sequenceNumber + this.seqOffset) & 0xffff;
     const timestamp = (header.timestamp + this.timestampOffset) >>> 0;

@@ -7,7 +7,7 @@ import {
 import type { IceCandidateInit } from '../../../../protocol/ice.js';
 import type { ServerVoiceMessage, TrackMapping } from '../../../../protocol/voice-signalling.js';
 import { NegotiationQueue } from './negotiation-queue.js';
-import { announceAddress } from './peer-config.js';
+import { announceAddress, restoreOfferedCodecParameters } from './peer-config.js';
 import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
 import type { SenderReports } from './sender-reports.js';
 import type { SendPath } from './sfu-counters.js';
@@ -220,6 +220,7 @@ export class SfuPeer {
     if (this.firstNegotiationDone) this.reconcileTransceivers();
     const iceRestart = this.restartIceNext;
     this.restartIceNext = false;
+    restoreOfferedCodecParameters(this.pc.getTransceivers(), this.options.config);
     const offer = await this.pc.createOffer({ iceRestart });
     preferAesCmSrtp(this.pc);
     await this.pc.setLocalDescription(offer);

@@ -76,7 +76,12 @@ export class SfuRoom implements SweptRoom {
     }
     const change = publisher.speaking.push(rtp.payload.length, now);
     if (change) this.reportSpeaking(publisher, change.speaking, change.level);
-    this.forwardToOthers(publisher, rtp);
+    const { header, payload } = rtp;
+    this.forwardToOthers(publisher, {
+      header,
+      payload,
+      red: publisher.red.encode(header.sequenceNumber, header.timestamp, payload),
+    });
     this.onForwarded?.(publisher, rtp);
   }
 

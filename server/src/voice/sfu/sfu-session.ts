@@ -10,6 +10,7 @@ import type { SenderReports } from './sender-reports.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { PublisherRateLimit } from './publisher-rate-limit.js';
 import { SfuPeer } from './sfu-peer.js';
+import { RedEncoder } from './opus-red.js';
 import { SpeakingDetector } from './speaking-detector.js';
 
 /** What a checked voice token says, as far as the SFU uses it. */
@@ -46,6 +47,8 @@ export class SfuSession {
   readonly speaking = new SpeakingDetector();
   /** The packets and bytes a second this participant's microphone may have forwarded. */
   readonly publishLimit = new PublisherRateLimit();
+  /** This talker's packets as Opus RED, for the listeners whose browsers take it. */
+  readonly red = new RedEncoder();
   socket: WebSocket | undefined;
   lastPacketAt = 0;
   /** Set by an admin mute: packets still to forward as silence before forwarding stops. */

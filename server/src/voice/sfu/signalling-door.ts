@@ -30,7 +30,11 @@ export type SfuAdmission =
       /** When the sign-in session behind the token expires (ms): its voice ends then. */
       signInExpiresAt?: number;
     }
-  | { admitted: false; reason: 'not_a_member' | 'session_ended' | 'over_limit' | 'blocked'; message: string };
+  | {
+      admitted: false;
+      reason: 'not_a_member' | 'session_ended' | 'over_limit' | 'blocked';
+      message: string;
+    };
 
 export type SfuAdmitted = Extract<SfuAdmission, { admitted: true }>;
 

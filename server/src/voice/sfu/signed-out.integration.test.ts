@@ -2,7 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VOICE_CLOSE_CODES } from '../../../../protocol/voice-signalling.js';
 import { createVoiceToken } from '../voice-token.js';
 import type { SfuAdmission } from './embedded-sfu.js';
-import { startSfuTestServer, TEST_VOICE_SECRET, type SfuTestServer } from './testing/sfu-test-server.js';
+import {
+  startSfuTestServer,
+  TEST_VOICE_SECRET,
+  type SfuTestServer,
+} from './testing/sfu-test-server.js';
 import { WeriftVoiceClient } from './testing/werift-voice-client.js';
 
 let server: SfuTestServer;
@@ -13,9 +17,11 @@ const held = new Map<string, () => void>();
 beforeAll(async () => {
   server = await startSfuTestServer({
     admit: async (token): Promise<SfuAdmission> => {
-      if (token.userId.startsWith('slow')) await new Promise<void>((resolve) => held.set(token.userId, resolve));
+      if (token.userId.startsWith('slow'))
+        await new Promise<void>((resolve) => held.set(token.userId, resolve));
       // The sign-in session behind this token expires 300 ms from now.
-      if (token.userId === 'expiring') return { admitted: true, muted: false, signInExpiresAt: Date.now() + 300 };
+      if (token.userId === 'expiring')
+        return { admitted: true, muted: false, signInExpiresAt: Date.now() + 300 };
       return { admitted: true, muted: false };
     },
   });
@@ -61,7 +67,12 @@ describe("the built-in SFU ends a signed-out user's voice", () => {
       VOICE_CLOSE_CODES.unauthorized,
       VOICE_CLOSE_CODES.unauthorized,
     ]);
-    expect(server.sfu.participants('channel-1').map((p) => p.userId).sort()).toEqual(['kim', 'sam']);
+    expect(
+      server.sfu
+        .participants('channel-1')
+        .map((p) => p.userId)
+        .sort(),
+    ).toEqual(['kim', 'sam']);
 
     server.sfu.disconnectSignedOutUser('sam');
     await laptop.waitFor(() => laptop.closeCode !== undefined, 2000, 'close');

@@ -13,6 +13,8 @@ export interface StandInForwarderOptions {
   /** werift's outgoing SRTP context (`profile` and the session `cipher` keys). */
   localContext: object;
   reports: SenderReports;
+  /** The listener's browser negotiated Opus RED (payload type 63) rather than plain Opus (111). */
+  red?: boolean;
 }
 
 /**
@@ -37,7 +39,9 @@ export function standInForwarder(options: StandInForwarderOptions) {
       iceTransport: { connection },
       sendRtcp: () => Promise.resolve(),
     },
-    codec: { payloadType: 111 },
+    codec: options.red
+      ? { payloadType: 63, mimeType: 'audio/red' }
+      : { payloadType: 111, mimeType: 'audio/opus' },
     ssrc: options.ssrc,
     packetCount: 0,
     octetCount: 0,

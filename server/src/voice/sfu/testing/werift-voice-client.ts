@@ -18,7 +18,7 @@ import { participantPeerConfig } from '../peer-config.js';
  * the browser transport does, publishes RTP it is handed, and counts what it receives per talker.
  */
 export class WeriftVoiceClient {
-  readonly pc = new RTCPeerConnection(participantPeerConfig());
+  readonly pc: RTCPeerConnection;
   readonly ws: WebSocket;
   readonly messages: ServerVoiceMessage[] = [];
   readonly received = new Map<string, number>();
@@ -31,7 +31,8 @@ export class WeriftVoiceClient {
   private publishing = false;
   private queue: Promise<void> = Promise.resolve();
 
-  private constructor(url: string) {
+  private constructor(url: string, red: boolean) {
+    this.pc = new RTCPeerConnection(participantPeerConfig({ red }));
     this.ws = new WebSocket(url);
     const subscribed = new WeakSet<object>();
     this.pc.ontrack = (event) => {
@@ -71,9 +72,12 @@ export class WeriftVoiceClient {
     });
   }
 
-  /** Opens the socket and sends `join`; resolves once the server answered `joined` or closed. */
-  static async join(url: string, token: string): Promise<WeriftVoiceClient> {
-    const client = new WeriftVoiceClient(url);
+  /**
+   * Opens the socket and sends `join`; resolves once the server answered `joined` or closed. With
+   * `red`, the client takes Opus RED like a browser: it sends RED and werift unpacks what arrives.
+   */
+  static async join(url: string, token: string, { red = false } = {}): Promise<WeriftVoiceClient> {
+    const client = new WeriftVoiceClient(url, red);
     await new Promise<void>((resolve, reject) => {
       client.ws.once('open', () => resolve());
       client.ws.once('error', reject);

@@ -1,0 +1,92 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import {
+  seededRandom,
+  startImpairmentRelay,
+  type ImpairmentRelay,
+} from '../support/network/impairment-relay';
+import { routeThroughRelay } from '../support/network/relay-routing';
+import { AUDIBLE } from '../support/voice-audio';
+import { startVoicePageHarness, type VoicePageHarness } from '../support/voice-page-harness';
+
+/**
+ * The built-in SFU on a lossy network, in real Chromium: the listener's WebRTC runs through the
+ * project's user-space UDP relay, which loses 5 % of its packets at random (both ways). The SFU
+ * offers Opus RED, so each packet the listener gets also carries the frames before it: a lost
+ * packet's audio is rebuilt from the next one instead of being concealed (guessed) by the decoder.
+ * Without RED, 5 % loss conceals about 5 % of the samples.
+ */
+const SECRET = 'e2e-lossy-secret-e2e-lossy-secret-e2e-lossy';
+const LOSS = 0.05;
+
+test.describe.configure({ mode: 'serial' });
+
+let harness: VoicePageHarness;
+let relay: ImpairmentRelay;
+
+test.beforeAll(async () => {
+  relay = startImpairmentRelay({ random: seededRandom(7) });
+  harness = await startVoicePageHarness({
+    entry: new URL('./harness/harness-entry.ts', import.meta.url),
+    secret: SECRET,
+    sfu: { iceServers: [] },
+  });
+});
+
+test.afterAll(async () => {
+  await harness?.close();
+  await relay?.close();
+});
+
+async function openUser(browser: Browser, userId: string, link?: string): Promise<Page> {
+  const page = await harness.openPage(browser, {
+    ready: () => 'harness' in window,
+    permissions: ['microphone'],
+    logErrorsAs: userId,
+    prepare: link ? (context) => routeThroughRelay(context, relay, link) : undefined,
+  });
+  const token = await harness.token({ userId, channelId: 1 });
+  await page.evaluate(([u, t, tone]) => window.harness.connect(u, t, tone), [
+    harness.socketUrl('/rtc'),
+    token,
+    !link,
+  ] as const);
+  return page;
+}
+
+const quality = (page: Page) => page.evaluate(() => window.harness.audioQuality());
+
+test('at 5 % packet loss the listener gets Opus RED and conceals almost nothing', async ({
+  browser,
+}) => {
+  const talker = await openUser(browser, 'talker');
+  const listener = await openUser(browser, 'listener', 'listener');
+  await talker.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await listener.evaluate(() => window.harness.levels()))['talker'] ?? 0, {
+      timeout: 15_000,
+    })
+    .toBeGreaterThan(AUDIBLE);
+
+  relay.setConditions('listener', { loss: LOSS });
+  const before = await quality(listener);
+  const carried = relay.counters('listener').down;
+  await talker.waitForTimeout(8_000);
+  const after = await quality(listener);
+  const counters = relay.counters('listener').down;
+
+  // The relay really lost packets on the way to the listener...
+  const lost = (counters.dropped - carried.dropped) / (counters.packets - carried.packets);
+  expect(lost).toBeGreaterThan(0.02);
+  // ...both browsers answered the SFU's offers with RED first on both their audio m-lines: their
+  // own publish slot (so they send RED) and the other's audio (so they take RED)...
+  expect((await quality(talker)).answeredCodecs).toEqual(['red', 'red']);
+  expect(after.answeredCodecs).toEqual(['red', 'red']);
+  // ...and the listener's decoder had to invent under 2 % of what it played (about the loss
+  // rate, 4–5 %, without RED).
+  const received = after.totalSamplesReceived - before.totalSamplesReceived;
+  const concealed = after.concealedSamples - before.concealedSamples;
+  expect(received).toBeGreaterThan(48_000 * 6);
+  expect(concealed / received).toBeLessThan(0.02);
+  await listener.evaluate(() => window.harness.disconnect());
+  await talker.evaluate(() => window.harness.disconnect());
+});
