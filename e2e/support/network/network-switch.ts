@@ -84,14 +84,15 @@ export type Ear = { channelMember: string } | { call: true };
 
 /**
  * Starts a watcher in the listener's page that dates (wall clock, read every 5 ms in the page) the
- * first moment the voice is heard again after at least `quietMs` of silence. Call it while the
+ * first moment the voice is heard again after at least `quietMs` below `audible` (the dead path's
+ * gap; a quick recovery leaves only a short one, so the default asks for a few frames). Call it while the
  * voice is heard; then break the path; `heardAgainAt(page)` answers the date, or null until then.
  */
 export async function watchReturn(
   listener: Page,
   ear: Ear,
   audible: number,
-  quietMs = 300,
+  quietMs = 50,
 ): Promise<void> {
   await listener.evaluate(
     ([selector, threshold, quiet]) => {

@@ -47,6 +47,9 @@ export interface EmbeddedSfuTransportOptions {
  * socket (`signalReconnecting`), restart ICE for a dropped peer connection (`reconnecting`), else
  * rejoin with the same token. This class feeds it events and timer ticks and runs its effects.
  */
+/** How often a restart in progress looks for its new candidate pair. */
+const RESTART_CHECK_MS = 100;
+
 export class EmbeddedSfuTransport implements VoiceTransport {
   private currentState: VoiceRoomState = 'disconnected';
   private readonly events = new TransportEvents();
@@ -315,9 +318,13 @@ export class EmbeddedSfuTransport implements VoiceTransport {
         );
         return;
       }
-      case 'restart_ice':
-        this.connection?.requestIceRestart();
+      case 'restart_ice': {
+        const connection = this.connection;
+        if (!connection) return;
+        connection.requestIceRestart();
+        this.watchRestart(connection, generation);
         return;
+      }
       case 'rejoin':
         this.connection?.close(false);
         this.removeAudio(() => true);
@@ -336,6 +343,34 @@ export class EmbeddedSfuTransport implements VoiceTransport {
         this.finish(effect.reason);
         return;
     }
+  }
+
+  /**
+   * Ends the restart once ICE carries the connection on a new pair. A restart asked because the
+   * network changed often finds the peer still 'connected' (ICE had not noticed the old path die),
+   * so the peer's state alone would never say the restart is over.
+   */
+  private watchRestart(connection: SfuConnection, generation: number): void {
+    const stillRestarting = () =>
+      generation === this.generation &&
+      this.connection === connection &&
+      this.recovery.phase === 'restarting_ice';
+    const check = (before: string | undefined) => {
+      if (!stillRestarting()) return;
+      connection.selectedPair().then(
+        (pair) => {
+          if (!stillRestarting()) return;
+          if (pair && pair !== before && connection.pc?.connectionState === 'connected')
+            this.recover({ type: 'peer', state: 'connected', now: Date.now() });
+          else setTimeout(() => check(before), RESTART_CHECK_MS);
+        },
+        () => setTimeout(() => check(before), RESTART_CHECK_MS),
+      );
+    };
+    connection.selectedPair().then(
+      (before) => setTimeout(() => check(before), RESTART_CHECK_MS),
+      () => setTimeout(() => check(undefined), RESTART_CHECK_MS),
+    );
   }
 
   private clearTimers(): void {
