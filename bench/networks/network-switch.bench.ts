@@ -117,6 +117,7 @@ async function channelScenario(
   const talker = await openRouted(browser, person('Bench Talker', tag), relay, link, { baseURL });
   const listener = await openRouted(browser, person('Bench Listener', tag), relay, `l-${tag}`, {
     baseURL,
+    routed: false,
   });
   const headers = { origin: baseURL };
   const { id } = (await (

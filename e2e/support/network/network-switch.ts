@@ -23,14 +23,19 @@ export async function openRouted(
   person: Person,
   relay: ImpairmentRelay,
   link: string,
-  options: { baseURL?: string; prepare?: (context: BrowserContext) => Promise<void> } = {},
+  options: {
+    baseURL?: string;
+    prepare?: (context: BrowserContext) => Promise<void>;
+    /** False: the page's WebRTC goes direct (a listener on a steady network). */
+    routed?: boolean;
+  } = {},
 ): Promise<SignedInUser & { signalling: SignallingLog }> {
-  const { baseURL, prepare } = options;
+  const { baseURL, prepare, routed = true } = options;
   const context = await browser.newContext({
     permissions: ['microphone'],
     ...(baseURL ? { baseURL } : {}),
   });
-  await routeThroughRelay(context, relay, link);
+  if (routed) await routeThroughRelay(context, relay, link);
   await context.addInitScript(installMicrophone, 'tone' as const);
   await prepare?.(context);
   const page = await context.newPage();
