@@ -104,4 +104,41 @@ describe('a call that drops gets fresh TURN credentials before it restarts ICE',
     ]);
     session.close();
   });
+
+  it.each([
+    ['the caller', true],
+    ['the callee', false],
+  ])('%s restarts ICE at once when its own network changes', async (_, isInitiator) => {
+    let networkChanged: (change: 'online' | 'offline' | 'changed') => void = () => undefined;
+    const session = new PeerSession({
+      callId: 'call-1',
+      roomName: 'room-1',
+      userId: 'ann',
+      isInitiator,
+      iceServers: () => Promise.resolve([]),
+      onStatus: () => undefined,
+      onRoomGone: () => undefined,
+      onMicrophoneError: () => undefined,
+      watchNetwork: (listener) => {
+        networkChanged = listener;
+        return () => undefined;
+      },
+    });
+    await session.start();
+    const pc = FakePeerConnection.last!;
+    sockets[0]!.serverOpens();
+    pc.remoteDescription = { type: 'answer', sdp: 'v=0 answer' };
+    pc.connectionState = 'connected';
+
+    networkChanged('offline');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pc.calls.filter((call) => call.startsWith('createOffer'))).toEqual([]);
+    networkChanged('online');
+    await vi.advanceTimersByTimeAsync(0);
+    // No 3 s wait, and the callee offers too: it is the side whose addresses are gone.
+    expect(pc.calls.filter((call) => call.startsWith('createOffer'))).toEqual([
+      'createOffer iceRestart=true',
+    ]);
+    session.close();
+  });
 });

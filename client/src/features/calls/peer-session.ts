@@ -1,4 +1,5 @@
 import { PEER_RECONNECT_DELAY_MS, type SignalServerMessage } from '../../../../protocol/calls';
+import { watchNetworkChanges, type NetworkChange } from '../../lib/network-change';
 import type { MediaStatus } from './call-state';
 import { SignallingSocket } from './signalling-socket';
 
@@ -23,12 +24,19 @@ export interface PeerSessionOptions {
   /** The call's room is gone (ended elsewhere) — the call is over. */
   onRoomGone(): void;
   onMicrophoneError(error: unknown): void;
+  /** The browser's network changes (online, new connection type); the browser's own by default. */
+  watchNetwork?: (listener: (change: NetworkChange) => void) => () => void;
 }
 
 /**
  * The browser-to-browser audio of one call. The caller offers once the other party joins the room;
- * on `disconnected`/`failed` it retries after 3 s with an ICE restart (and fresh ICE servers). Only the remote stream is ever
- * played: the local microphone goes to the peer connection and nowhere else (no echo).
+ * on `disconnected`/`failed` it retries after 3 s with an ICE restart (and fresh ICE servers). When
+ * this browser's network changes (back online, a new connection type), the side that changed
+ * network restarts ICE at once, whichever side it is: its old addresses are gone, and waiting for
+ * ICE to notice costs seconds of silence. Offers from both sides can then cross: the caller keeps
+ * its own, the callee rolls its own back and answers (perfect negotiation's polite side). Only the
+ * remote stream is ever played: the local microphone goes to the peer connection and nowhere else
+ * (no echo).
  */
 export class PeerSession {
   private pc: RTCPeerConnection | null = null;
@@ -40,6 +48,7 @@ export class PeerSession {
   private offeredOnce = false;
   private muted = false;
   private closed = false;
+  private readonly stopWatchingNetwork: () => void;
 
   constructor(private readonly options: PeerSessionOptions) {
     this.audio = remoteAudioElement(options.callId);
@@ -47,6 +56,8 @@ export class PeerSession {
       message: (message) => this.guard(this.onSignal(message)),
       roomGone: () => options.onRoomGone(),
     });
+    const watch = options.watchNetwork ?? ((listener) => watchNetworkChanges(listener));
+    this.stopWatchingNetwork = watch((change) => this.onNetworkChange(change));
   }
 
   /** Creates the peer connection, opens the microphone, then joins the signalling room. */
@@ -84,6 +95,7 @@ export class PeerSession {
 
   close(): void {
     this.closed = true;
+    this.stopWatchingNetwork();
     clearTimeout(this.reconnectTimer);
     this.signalling.close();
     this.pc?.close();
@@ -126,6 +138,11 @@ export class PeerSession {
         await this.offer(pc, this.offeredOnce);
         return;
       case 'offer':
+        if (pc.signalingState === 'have-local-offer') {
+          // Both sides restarted at once: the caller's offer wins.
+          if (this.options.isInitiator) return;
+          await pc.setLocalDescription({ type: 'rollback' });
+        }
         await pc.setRemoteDescription(message.offer);
         await this.flushCandidates(pc);
         await pc.setLocalDescription(await pc.createAnswer());
@@ -179,16 +196,26 @@ export class PeerSession {
     }, PEER_RECONNECT_DELAY_MS);
   }
 
+  /** Only a call that got connected restarts: before that, the first offer is still on its way. */
+  private onNetworkChange(change: NetworkChange): void {
+    const pc = this.pc;
+    if (change === 'offline' || !pc || this.closed || !pc.remoteDescription) return;
+    if (pc.connectionState === 'new' || pc.connectionState === 'connecting') return;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.guard(this.restart(pc, true));
+  }
+
   /**
    * TURN credentials last an hour at most (the server's TURN_TTL), and a relay allocation dies
    * with its credential: both sides take fresh ICE servers before the restart gathers candidates,
    * so a call longer than the credential comes back through the relay.
    */
-  private async restart(pc: RTCPeerConnection): Promise<void> {
+  private async restart(pc: RTCPeerConnection, networkChanged = false): Promise<void> {
     const iceServers = await this.options.iceServers().catch(() => undefined);
     if (this.closed || this.pc !== pc) return;
     if (iceServers) pc.setConfiguration({ ...pc.getConfiguration(), iceServers });
-    if (this.options.isInitiator) await this.offer(pc, true);
+    if (this.options.isInitiator || networkChanged) await this.offer(pc, true);
   }
 
   private async flushCandidates(pc: RTCPeerConnection): Promise<void> {

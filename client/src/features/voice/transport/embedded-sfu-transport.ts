@@ -15,6 +15,7 @@ import {
   type RecoveryState,
   type RecoveryTimer,
 } from './sfu-recovery';
+import { watchNetworkChanges, type NetworkChange } from '../../../lib/network-change';
 import { TransportEvents } from './transport-events';
 import {
   VoiceTransportError,
@@ -35,6 +36,8 @@ export interface EmbeddedSfuTransportOptions {
   recoverWithinMs?: number;
   /** How long a 'disconnected' peer may recover by itself before we ask for an ICE restart. */
   iceGraceMs?: number;
+  /** The browser's network changes (online, new connection type); the browser's own by default. */
+  watchNetwork?: (listener: (change: NetworkChange) => void) => () => void;
 }
 
 /**
@@ -44,6 +47,9 @@ export interface EmbeddedSfuTransportOptions {
  * socket (`signalReconnecting`), restart ICE for a dropped peer connection (`reconnecting`), else
  * rejoin with the same token. This class feeds it events and timer ticks and runs its effects.
  */
+/** How often a restart in progress looks for its new candidate pair. */
+const RESTART_CHECK_MS = 100;
+
 export class EmbeddedSfuTransport implements VoiceTransport {
   private currentState: VoiceRoomState = 'disconnected';
   private readonly events = new TransportEvents();
@@ -59,6 +65,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   private generation = 0;
   private recovery: RecoveryState = LIVE;
   private readonly timers = new Map<RecoveryTimer, ReturnType<typeof setTimeout>>();
+  private stopWatchingNetwork: (() => void) | undefined;
   private readonly options: Required<Omit<EmbeddedSfuTransportOptions, 'document'>> & {
     document: Document | undefined;
   };
@@ -71,6 +78,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       recoverWithinMs: options.recoverWithinMs ?? 10_000,
       iceGraceMs: options.iceGraceMs ?? 2_000,
+      watchNetwork: options.watchNetwork ?? ((listener) => watchNetworkChanges(listener)),
     };
   }
 
@@ -104,6 +112,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
     this.url = url;
     this.token = token;
     this.setState('connecting');
+    this.stopWatchingNetwork = this.options.watchNetwork((change) => this.onNetworkChange(change));
     try {
       await this.ensureMicrophone().catch((error: unknown) => {
         // Listening still works; setMicrophoneEnabled(true) asks again and reports the denial.
@@ -249,6 +258,13 @@ export class EmbeddedSfuTransport implements VoiceTransport {
     this.recover({ type: 'peer', state, now: Date.now() });
   }
 
+  /** A new network: the ICE pairs of the old one are dead, whatever ICE says yet. */
+  private onNetworkChange(change: NetworkChange): void {
+    if (change === 'offline') return;
+    if (this.currentState === 'disconnected' || this.currentState === 'connecting') return;
+    this.recover({ type: 'network', now: Date.now() });
+  }
+
   private onSocketClosed(code: number): void {
     if (this.currentState === 'disconnected' || this.currentState === 'connecting') return;
     this.recover({ type: 'socket_closed', code, now: Date.now() });
@@ -302,9 +318,13 @@ export class EmbeddedSfuTransport implements VoiceTransport {
         );
         return;
       }
-      case 'restart_ice':
-        this.connection?.requestIceRestart();
+      case 'restart_ice': {
+        const connection = this.connection;
+        if (!connection) return;
+        connection.requestIceRestart();
+        this.watchRestart(connection, generation);
         return;
+      }
       case 'rejoin':
         this.connection?.close(false);
         this.removeAudio(() => true);
@@ -323,6 +343,34 @@ export class EmbeddedSfuTransport implements VoiceTransport {
         this.finish(effect.reason);
         return;
     }
+  }
+
+  /**
+   * Ends the restart once ICE carries the connection on a new pair. A restart asked because the
+   * network changed often finds the peer still 'connected' (ICE had not noticed the old path die),
+   * so the peer's state alone would never say the restart is over.
+   */
+  private watchRestart(connection: SfuConnection, generation: number): void {
+    const stillRestarting = () =>
+      generation === this.generation &&
+      this.connection === connection &&
+      this.recovery.phase === 'restarting_ice';
+    const check = (before: string | undefined) => {
+      if (!stillRestarting()) return;
+      connection.selectedPair().then(
+        (pair) => {
+          if (!stillRestarting()) return;
+          if (pair && pair !== before && connection.pc?.connectionState === 'connected')
+            this.recover({ type: 'peer', state: 'connected', now: Date.now() });
+          else setTimeout(() => check(before), RESTART_CHECK_MS);
+        },
+        () => setTimeout(() => check(before), RESTART_CHECK_MS),
+      );
+    };
+    connection.selectedPair().then(
+      (before) => setTimeout(() => check(before), RESTART_CHECK_MS),
+      () => setTimeout(() => check(undefined), RESTART_CHECK_MS),
+    );
   }
 
   private clearTimers(): void {
@@ -371,6 +419,8 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   }
 
   private teardown(): void {
+    this.stopWatchingNetwork?.();
+    this.stopWatchingNetwork = undefined;
     this.clearTimers();
     this.recovery = LIVE;
     this.connection?.close(true);

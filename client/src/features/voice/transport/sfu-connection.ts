@@ -122,6 +122,25 @@ export class SfuConnection {
     this.send({ type: 'restart_ice' });
   }
 
+  /**
+   * The ICE candidate pair carrying the connection now, once its checks succeeded (undefined
+   * before). A restart that succeeds moves to a new pair (new credentials, new candidates) while
+   * the connection's state may never leave 'connected': this is how its end is seen.
+   */
+  async selectedPair(): Promise<string | undefined> {
+    const pc = this.pc;
+    if (!pc) return undefined;
+    const stats = await pc.getStats();
+    let pairId: string | undefined;
+    stats.forEach((report: { type: string; selectedCandidatePairId?: string }) => {
+      if (report.type === 'transport' && report.selectedCandidatePairId)
+        pairId = report.selectedCandidatePairId;
+    });
+    if (!pairId) return undefined;
+    const pair = stats.get(pairId) as { state?: string } | undefined;
+    return pair?.state === 'succeeded' ? pairId : undefined;
+  }
+
   /** Attaches a microphone captured after the publish slot was negotiated; no renegotiation. */
   async attachMicrophone(track: MediaStreamTrack): Promise<void> {
     if (this.publishSender && this.publishSender.track !== track)

@@ -125,4 +125,36 @@ describe('SFU recovery', () => {
       effects: [],
     });
   });
+
+  it('restarts ICE at once when the browser changes network, without waiting out the grace', () => {
+    const live = run(LIVE, { type: 'network', now: 0 });
+    expect(live.state.phase).toBe('restarting_ice');
+    expect(kinds(live.effects)).toContain('restart_ice');
+    expect(states(live.effects)).toEqual(['reconnecting']);
+    const inGrace = run(
+      LIVE,
+      { type: 'peer', state: 'disconnected', now: 0 },
+      { type: 'network', now: 100 },
+    );
+    expect(inGrace.state.phase).toBe('restarting_ice');
+    expect(kinds(inGrace.effects)).toContain('restart_ice');
+  });
+
+  it('a second network change during a restart restarts again within the same deadline', () => {
+    const first = run(LIVE, { type: 'network', now: 0 });
+    const again = run(first.state, { type: 'network', now: 300 });
+    expect(again.state).toEqual(first.state);
+    expect(kinds(again.effects)).toEqual(['restart_ice']);
+    const back = run(again.state, { type: 'peer', state: 'connected', now: 600 });
+    expect(back.state).toEqual(LIVE);
+  });
+
+  it('back online, a resume waiting out its backoff is tried at once', () => {
+    const dropped = run(LIVE, { type: 'socket_closed', code: 1006, now: 0 });
+    const failed = run(dropped.state, { type: 'resume_failed', code: 1006, now: 100 });
+    expect(failed.state.phase).toBe('waiting_retry');
+    const online = run(failed.state, { type: 'network', now: 150 });
+    expect(online.state.phase).toBe('resuming');
+    expect(kinds(online.effects)).toEqual(['cancel_timers', 'state', 'resume']);
+  });
 });

@@ -6,7 +6,10 @@ import type { VoiceDisconnectReason, VoiceRoomState } from './voice-transport';
  * dropped signalling socket is resumed on a new socket while the peer connection keeps playing
  * (`signalReconnecting`, retried with backoff); a dropped peer connection gets a grace period,
  * then an ICE restart (`reconnecting`); if neither brings media back within `recoverWithinMs`, the
- * session is rejoined with the same token; if that fails, the room is lost. The transport feeds it
+ * session is rejoined with the same token; if that fails, the room is lost. When the browser says
+ * its network changed (`network`: back online, or a new connection type), the old ICE pairs are
+ * presumed dead and ICE restarts at once, without the grace period: on a Wi-Fi → mobile hop the
+ * voice is back as soon as the new path carries the checks. The transport feeds it
  * socket and peer events and timer ticks, and carries out the effects it returns.
  */
 export type RecoveryPhase =
@@ -44,7 +47,9 @@ export type RecoveryEvent =
   /** The resume socket closed before `joined` (with its close code) or timed out (null). */
   | { type: 'resume_failed'; code: number | null; now: number }
   | { type: 'rejoined' }
-  | { type: 'rejoin_failed'; code: number | null };
+  | { type: 'rejoin_failed'; code: number | null }
+  /** The browser's network changed (`online`, or a new connection type). */
+  | { type: 'network'; now: number };
 
 export type RecoveryEffect =
   | { kind: 'state'; state: VoiceRoomState }
@@ -170,6 +175,8 @@ export function reduceRecovery(
   switch (state.phase) {
     case 'live':
       if (event.type === 'socket_closed') return socketClosed(event.code, event.now, options);
+      if (event.type === 'network')
+        return restartIce(event.now + options.recoverWithinMs, event.now);
       if (event.type === 'peer' && event.state === 'failed')
         return restartIce(event.now + options.recoverWithinMs, event.now);
       if (event.type === 'peer' && event.state === 'disconnected')
@@ -184,7 +191,7 @@ export function reduceRecovery(
         return { state: LIVE, effects: [{ kind: 'cancel_timers' }] };
       if (event.type === 'peer' && event.state === 'failed')
         return restartIce(event.now + options.recoverWithinMs, event.now);
-      if (event.type === 'timer' && event.timer === 'grace')
+      if ((event.type === 'timer' && event.timer === 'grace') || event.type === 'network')
         return restartIce(event.now + options.recoverWithinMs, event.now);
       if (event.type === 'socket_closed') return socketClosed(event.code, event.now, options);
       return stay(state);
@@ -208,11 +215,18 @@ export function reduceRecovery(
       return stay(state);
 
     case 'waiting_retry':
-      if (event.type === 'timer' && event.timer === 'retry') return resume(state, event.now);
+      // Back online: the next resume need not wait out its backoff.
+      if ((event.type === 'timer' && event.timer === 'retry') || event.type === 'network') {
+        const next = resume(state, event.now);
+        return { state: next.state, effects: [{ kind: 'cancel_timers' }, ...next.effects] };
+      }
       return stay(state);
 
     case 'restarting_ice':
       if (event.type === 'peer' && event.state === 'connected') return live();
+      // A restart begun on the old network gathered the old network's candidates: restart again,
+      // within the same deadline.
+      if (event.type === 'network') return { state, effects: [{ kind: 'restart_ice' }] };
       if (event.type === 'timer' && event.timer === 'deadline') return rejoin();
       return stay(state);
 
