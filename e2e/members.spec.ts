@@ -35,8 +35,14 @@ test('contacts are added and removed in Contacts; Member Management adds from co
   await page.keyboard.press('Escape');
   await page.goto('/settings');
   const management = page.locator('#member-management');
-  await management.getByRole('combobox', { name: 'Channel' }).click();
-  await page.getByRole('option', { name }).click();
+  // The superadmin's channel list grows while other tests create channels; an update that lands
+  // while the list is open re-renders it under the click, so choose until the choice shows.
+  const channelChoice = management.getByRole('combobox', { name: 'Channel' });
+  await expect(async () => {
+    if (!(await page.getByRole('option', { name }).isVisible())) await channelChoice.click();
+    await page.getByRole('option', { name }).click({ timeout: 2_000 });
+    await expect(channelChoice).toHaveText(name, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await management.getByRole('combobox', { name: 'Add a contact' }).click();
   await page.getByRole('option', { name: cal.person.name }).click();
   await management.getByRole('button', { name: 'Add', exact: true }).click();

@@ -10,13 +10,13 @@ import { startVoicePageHarness, type VoicePageHarness } from '../support/voice-p
 
 /**
  * The built-in SFU on a lossy network, in real Chromium: the listener's WebRTC runs through the
- * project's user-space UDP relay, which loses 5 % of its packets at random (both ways). The SFU
+ * project's user-space UDP relay, which loses 10 % of its packets at random (both ways). The SFU
  * offers Opus RED, so each packet the listener gets also carries the frames before it: a lost
  * packet's audio is rebuilt from the next one instead of being concealed (guessed) by the decoder.
- * Without RED, 5 % loss conceals about 5 % of the samples.
+ * Without RED, 10 % loss conceals 10 % of the samples or more.
  */
 const SECRET = 'e2e-lossy-secret-e2e-lossy-secret-e2e-lossy';
-const LOSS = 0.05;
+const LOSS = 0.1;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -55,7 +55,7 @@ async function openUser(browser: Browser, userId: string, link?: string): Promis
 
 const quality = (page: Page) => page.evaluate(() => window.harness.audioQuality());
 
-test('at 5 % packet loss the listener gets Opus RED and conceals almost nothing', async ({
+test('at 10 % packet loss the listener gets Opus RED and conceals little', async ({
   browser,
 }) => {
   const talker = await openUser(browser, 'talker');
@@ -76,17 +76,17 @@ test('at 5 % packet loss the listener gets Opus RED and conceals almost nothing'
 
   // The relay really lost packets on the way to the listener...
   const lost = (counters.dropped - carried.dropped) / (counters.packets - carried.packets);
-  expect(lost).toBeGreaterThan(0.02);
+  expect(lost).toBeGreaterThan(0.06);
   // ...both browsers answered the SFU's offers with RED first on both their audio m-lines: their
   // own publish slot (so they send RED) and the other's audio (so they take RED)...
   expect((await quality(talker)).answeredCodecs).toEqual(['red', 'red']);
   expect(after.answeredCodecs).toEqual(['red', 'red']);
-  // ...and the listener's decoder had to invent under 2 % of what it played (about the loss
-  // rate, 4–5 %, without RED).
+  // ...and the listener's decoder had to invent under 6 % of what it played: 10 % or more without
+  // RED; with it ~1 % on a quiet machine, up to ~4 % when a loaded machine starves the browser.
   const received = after.totalSamplesReceived - before.totalSamplesReceived;
   const concealed = after.concealedSamples - before.concealedSamples;
   expect(received).toBeGreaterThan(48_000 * 6);
-  expect(concealed / received).toBeLessThan(0.02);
+  expect(concealed / received).toBeLessThan(0.06);
   await listener.evaluate(() => window.harness.disconnect());
   await talker.evaluate(() => window.harness.disconnect());
 });
