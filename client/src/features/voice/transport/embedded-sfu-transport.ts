@@ -40,6 +40,9 @@ export interface EmbeddedSfuTransportOptions {
   watchNetwork?: (listener: (change: NetworkChange) => void) => () => void;
 }
 
+/** How often a restart in progress looks for its new candidate pair. */
+const RESTART_CHECK_MS = 100;
+
 /**
  * Voice through the server's built-in SFU on the browser's RTCPeerConnection.
  *
@@ -47,8 +50,6 @@ export interface EmbeddedSfuTransportOptions {
  * socket (`signalReconnecting`), restart ICE for a dropped peer connection (`reconnecting`), else
  * rejoin with the same token. This class feeds it events and timer ticks and runs its effects.
  */
-/** How often a restart in progress looks for its new candidate pair. */
-const RESTART_CHECK_MS = 100;
 
 export class EmbeddedSfuTransport implements VoiceTransport {
   private currentState: VoiceRoomState = 'disconnected';
