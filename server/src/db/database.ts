@@ -80,13 +80,15 @@ async function openPglite(dir: string, migrationsFolder: string): Promise<Databa
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const { withDrizzleParsers } = await import('./pglite-parsers.js');
   const memory = dir === 'memory://';
   // Private like the rest of DATA_DIR (the umask set at start covers the files PGlite creates).
   if (!memory) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const unlock = memory ? () => undefined : lockDataDir(`${dir}.lock`);
   const client = memory ? new PGlite(dir) : new PGlite({ fs: new PrivateNodeFS(dir) });
-  const db = drizzle({ client, schema });
+  let db: ReturnType<typeof drizzle>;
   try {
+    db = drizzle({ client: await withDrizzleParsers(client), schema });
     await migrate(db, { migrationsFolder });
   } catch (error) {
     await client.close().catch(() => undefined);
