@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,34 +59,25 @@ describe('PGlite with Drizzle parsers installed once', () => {
 
   it('leaves no parsers on the queries that reach the client, in or out of a transaction', async () => {
     const seen: unknown[] = [];
-    const spy = new Proxy(client, {
-      get(object, property) {
-        if (property === 'query')
-          return (q: string, p?: unknown[], o?: { parsers?: unknown }) => {
-            seen.push(o?.parsers);
-            return object.query(q, p, o);
-          };
-        if (property === 'transaction')
-          return (run: (tx: unknown) => Promise<unknown>) =>
-            object.transaction((tx) =>
-              run(
-                new Proxy(tx, {
-                  get: (t, k) =>
-                    k === 'query'
-                      ? (q: string, p?: unknown[], o?: { parsers?: unknown }) => (
-                          seen.push(o?.parsers),
-                          t.query(q, p, o)
-                        )
-                      : (Reflect.get(t, k) as unknown),
-                }),
-              ),
-            );
-        const value: unknown = Reflect.get(object, property);
-        return typeof value === 'function'
-          ? (value as (...a: unknown[]) => unknown).bind(object)
-          : value;
-      },
-    });
+    /** Notes the parsers each query brings, then runs it. */
+    const noting = <T extends Pick<PGlite, 'query'>>(target: T): T =>
+      new Proxy(target, {
+        get(object, property) {
+          if (property === 'query')
+            return (query: string, params?: unknown[], options?: QueryOptions) => {
+              seen.push(options?.parsers);
+              return object.query(query, params, options);
+            };
+          if (property === 'transaction')
+            return (run: (tx: Transaction) => Promise<unknown>) =>
+              (object as unknown as PGlite).transaction((tx) => run(noting(tx)));
+          const value: unknown = Reflect.get(object, property);
+          return typeof value === 'function'
+            ? (value as (...args: unknown[]) => unknown).bind(object)
+            : value;
+        },
+      });
+    const spy = noting(client);
     const fast = drizzle({ client: await withDrizzleParsers(spy) });
     await fast.execute(sql`select now() as at`);
     await fast.transaction((tx) => tx.execute(sql`select now() as at`));

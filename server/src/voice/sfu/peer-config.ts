@@ -34,6 +34,7 @@ export function opusCodec(): RTCRtpCodecParameters {
     clockRate: 48000,
     channels: 2,
     payloadType: OPUS_PAYLOAD_TYPE,
+    rtcpFeedback: [{ type: 'nack' }],
     parameters: `minptime=10;useinbandfec=1;usedtx=1;maxaveragebitrate=${OPUS_MAX_AVERAGE_BITRATE}`,
   });
 }
@@ -49,6 +50,7 @@ export function redCodec(): RTCRtpCodecParameters {
     clockRate: 48000,
     channels: 2,
     payloadType: RED_PAYLOAD_TYPE,
+    rtcpFeedback: [{ type: 'nack' }],
     parameters: `${OPUS_PAYLOAD_TYPE}/${OPUS_PAYLOAD_TYPE}`,
   });
 }

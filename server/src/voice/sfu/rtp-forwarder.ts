@@ -37,6 +37,13 @@ const OPUS_FRAME_TICKS = 960;
 const NTP_UNIX_OFFSET = 2_208_988_800;
 /** How often the sender-report clock pair is refreshed: every 25th packet, twice a second. */
 const NTP_EVERY = 25;
+/**
+ * How many of its last datagrams a forwarder keeps to send again when the listener's browser
+ * reports them lost (RTCP NACK): 32 frames, 640 ms, more than any jitter buffer waits for one.
+ */
+export const NACK_HISTORY = 32;
+/** A datagram is sent again at most this many times, however often a listener asks. */
+const MAX_RESENDS = 2;
 /** Every forwarder's datagrams: a talker's fan-out leaves in one go once it is encrypted. */
 const datagrams = new DatagramBatch();
 
@@ -69,6 +76,10 @@ export class RtpForwarder {
   /** The sender's codec last seen, and whether it is RED (the listener's browser negotiated it). */
   private codecSeen: object | undefined;
   private sendsRed = false;
+  /** The last datagrams sent here, by sequence number modulo NACK_HISTORY (already encrypted). */
+  private readonly sent: (Buffer | undefined)[] = new Array<Buffer | undefined>(NACK_HISTORY);
+  private readonly sentSequence = new Int32Array(NACK_HISTORY).fill(-1);
+  private readonly resends = new Uint8Array(NACK_HISTORY);
 
   constructor(
     private readonly transceiver: RTCRtpTransceiver,
@@ -76,6 +87,26 @@ export class RtpForwarder {
     private readonly reports: SenderReports,
   ) {
     this.reporting = reportingSender(transceiver.sender);
+    // werift answers NACKs from its own history, which holds only what went its slow way.
+    transceiver.sender.onGenericNack.subscribe((feedback) => this.resend(feedback.lost));
+  }
+
+  /**
+   * The listener's browser lost these packets (RTCP NACK): the datagrams still in the history go
+   * again as they were. An SRTP receiver never saw a lost packet's index, so the same bytes are
+   * not a replay; a listener who asks again and again gets each at most MAX_RESENDS times.
+   */
+  resend(lost: readonly number[]): void {
+    const route = this.route;
+    if (!route?.canSend()) return;
+    for (const sequenceNumber of lost) {
+      const slot = sequenceNumber % NACK_HISTORY;
+      const datagram = this.sent[slot];
+      if (!datagram || this.sentSequence[slot] !== sequenceNumber) continue;
+      if (this.resends[slot]! >= MAX_RESENDS) continue;
+      this.resends[slot]!++;
+      route.send(datagram, datagrams);
+    }
   }
 
   /**
@@ -128,6 +159,10 @@ export class RtpForwarder {
     out[11] = ssrc;
     out.set(payload, RTP_HEADER_BYTES);
     protector.protect(out, RTP_HEADER_BYTES, length, index);
+    const slot = sequenceNumber % NACK_HISTORY;
+    this.sent[slot] = out;
+    this.sentSequence[slot] = sequenceNumber;
+    this.resends[slot] = 0;
     this.count(length, timestamp);
     const way = route.send(out, datagrams);
     return way && (way === 'udp' ? 'fast' : 'slow');
@@ -140,8 +175,10 @@ export class RtpForwarder {
     this.protector =
       keys && connection ? new SrtpAesCmProtector(keys, this.transceiver.sender.ssrc) : undefined;
     this.route = connection && new IceSendRoute(connection);
-    // A new SRTP session starts its packet index afresh.
+    // A new SRTP session starts its packet index afresh; what the old keys encrypted is no use.
     this.highestIndex = -1;
+    this.sent.fill(undefined);
+    this.sentSequence.fill(-1);
   }
 
   /** A new upstream SSRC (the talker's stream restarted): continue our numbering seamlessly. */
