@@ -81,6 +81,8 @@ test('at 10 % packet loss the listener gets Opus RED and conceals little', async
   // own publish slot (so they send RED) and the other's audio (so they take RED)...
   expect((await quality(talker)).answeredCodecs).toEqual(['red', 'red']);
   expect(after.answeredCodecs).toEqual(['red', 'red']);
+  // ...the listener's browser asked for lost packets again (NACK, which the SFU offers and answers)...
+  expect(after.nackCount - before.nackCount).toBeGreaterThan(0);
   // ...and the listener's decoder had to invent under 6 % of what it played: 10 % or more without
   // RED; with it ~1 % on a quiet machine, up to ~4 % when a loaded machine starves the browser.
   const received = after.totalSamplesReceived - before.totalSamplesReceived;

@@ -156,12 +156,15 @@ const harness = {
   async audioQuality(): Promise<{
     concealedSamples: number;
     totalSamplesReceived: number;
+    /** RTCP NACKs the browser sent for lost audio packets. */
+    nackCount: number;
     answeredCodecs: string[];
   }> {
     const stats = await transport?.getStats();
     const result = {
       concealedSamples: 0,
       totalSamplesReceived: 0,
+      nackCount: 0,
       answeredCodecs: answeredFirstCodecs(),
     };
     stats?.forEach(
@@ -170,8 +173,10 @@ const harness = {
         kind?: string;
         concealedSamples?: number;
         totalSamplesReceived?: number;
+        nackCount?: number;
       }) => {
         if (report.type !== 'inbound-rtp' || report.kind !== 'audio') return;
+        result.nackCount += report.nackCount ?? 0;
         result.concealedSamples += report.concealedSamples ?? 0;
         result.totalSamplesReceived += report.totalSamplesReceived ?? 0;
       },

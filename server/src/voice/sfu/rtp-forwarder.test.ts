@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RtpPacket } from 'werift';
+import { RtpPacket, type GenericNack } from 'werift';
 import { RedEncoder, parseRed } from './opus-red.js';
 import type { ForwardedPacket } from './rtp-forwarder.js';
 import { SenderReports } from './sender-reports.js';
@@ -126,5 +126,44 @@ describe('RtpForwarder (one talker towards one listener)', () => {
     expect(parseRed(got!.payload)).toEqual([
       { payloadType: 111, timestampOffset: 0, payload: silence.payload },
     ]);
+  });
+
+  it('sends a datagram the listener reports lost (RTCP NACK) again, byte for byte, at most twice', async () => {
+    const { session } = selfKeyedSrtpSession();
+    const [socket, receiver] = await Promise.all([bound(), bound()]);
+    const datagrams: Buffer[] = [];
+    receiver.on('message', (message) => datagrams.push(message));
+    const { forwarder, sender } = standInForwarder({
+      socket,
+      remotePort: receiver.address().port,
+      ssrc: 0xb0b,
+      localContext: session.localContext,
+      reports,
+    });
+    const arrived = async (count: number) => {
+      for (let i = 0; i < 200 && datagrams.length < count; i++)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      return datagrams;
+    };
+    for (let i = 0; i < 3; i++) forwarder.send(packet(0x7a1, 500 + i, 960 * i));
+    const sent = [...(await arrived(3))];
+    const sequenceOf = (datagram: Buffer) => datagram.readUInt16BE(2);
+
+    // The listener's browser lost the second packet and asks for it (and for one never sent).
+    const lost = sequenceOf(sent[1]!);
+    const nack = (seqs: number[]) =>
+      sender.onGenericNack.execute({ lost: seqs } as unknown as GenericNack);
+    nack([lost, (lost + 1000) & 0xffff]);
+    const again = (await arrived(4))[3]!;
+    expect(again.equals(sent[1]!)).toBe(true);
+    // It decrypts as the packet that was lost.
+    expect(RtpPacket.deSerialize(session.decrypt(again)).header.sequenceNumber).toBe(lost);
+
+    // Asking over and over gets it once more, then no more.
+    nack([lost]);
+    nack([lost]);
+    nack([lost]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(datagrams.filter((datagram) => datagram.equals(sent[1]!))).toHaveLength(3);
   });
 });

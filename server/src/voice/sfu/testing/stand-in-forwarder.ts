@@ -1,5 +1,5 @@
 import type { Socket } from 'node:dgram';
-import type { RTCRtpTransceiver } from 'werift';
+import { Event, type GenericNack, type RTCRtpTransceiver } from 'werift';
 import { RtpForwarder } from '../rtp-forwarder.js';
 import type { SenderReports } from '../sender-reports.js';
 
@@ -43,6 +43,8 @@ export function standInForwarder(options: StandInForwarderOptions) {
       ? { payloadType: 63, mimeType: 'audio/red' }
       : { payloadType: 111, mimeType: 'audio/opus' },
     ssrc: options.ssrc,
+    /** werift fires it with each RTCP NACK the listener's browser sends. */
+    onGenericNack: new Event<[GenericNack]>(),
     packetCount: 0,
     octetCount: 0,
     rtpTimestamp: 0,
