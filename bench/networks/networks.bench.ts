@@ -30,9 +30,8 @@ import {
 } from '../../e2e/support/network/impairment-relay.js';
 import { routeThroughRelay } from '../../e2e/support/network/relay-routing.js';
 import { startVoicePageHarness } from '../../e2e/support/voice-page-harness.js';
-import { RoomServiceClient } from 'livekit-server-sdk';
-import { createVoiceToken } from '../../server/src/voice/voice-token.js';
 import { percentile } from '../stats.js';
+import { joinLivekitRoom } from '../livekit/livekit-room-pair.js';
 import type { ListenerStats, NetworksBenchGlobal } from './networks-bench-api.js';
 import { collectOnsets } from './onset-samples.js';
 
@@ -162,35 +161,9 @@ async function sfuPath(): Promise<Path> {
 }
 
 async function livekitPath(): Promise<Path> {
-  // Rooms are made by Chirp, never by a join (the node runs as shipped, auto_create off).
-  await new RoomServiceClient(
-    livekit.url.replace('ws', 'http'),
-    keys.apiKey,
-    keys.apiSecret,
-  ).createRoom({
-    name: 'chirp-networks-bench',
-  });
   const talker = await openPage();
   const listener = await openPage('LiveKit');
-  const token = async (userId: string) =>
-    (
-      await createVoiceToken({
-        ...keys,
-        channelId: 'bench',
-        roomName: 'chirp-networks-bench',
-        userId,
-        userName: userId,
-        adminMuted: false,
-      })
-    ).token;
-  await talker.evaluate(([u, t]) => (globalThis as unknown as G).bench.livekitConnect(u, t, true), [
-    livekit.url,
-    await token('talker'),
-  ] as const);
-  await listener.evaluate(
-    ([u, t]) => (globalThis as unknown as G).bench.livekitConnect(u, t, false),
-    [livekit.url, await token('listener')] as const,
-  );
+  await joinLivekitRoom({ url: livekit.url, keys, roomName: 'chirp-networks-bench', talker, listener });
   return {
     name: 'LiveKit',
     talker,
