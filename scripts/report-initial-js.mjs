@@ -13,7 +13,9 @@ import { gzipSync } from 'node:zlib';
 // visibility report (whether this device is present), the conversation lookup that tells a direct
 // conversation from a channel, and the tap-target check cost 1.3 KB there; everything else they
 // brought (Settings → Notifications, the conversation bar, the tap handler) loads on demand.
-const BUDGETS_KB = { landing: 100, main: 155 };
+// Then to 165 KB (and the landing's to 105) for tailwind-merge, the specification's class-name
+// merge (a caller's class replaces a component's for the same property): about 6.5 KB on both.
+const BUDGETS_KB = { landing: 105, main: 165 };
 /** Manifest keys are relative to the Vite root, `client/`. */
 const MAIN_SCREEN_ENTRIES = [
   'src/features/main/MainScreen.tsx',
