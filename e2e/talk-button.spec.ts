@@ -147,9 +147,9 @@ test('during a one-to-one call the big button says why it cannot connect', async
   const call = a.page.getByRole('button', { name: `Call ${b.person.name}` });
   await expect(async () => {
     if (!(await call.isVisible())) await a.page.getByRole('button', { name: 'Contacts' }).click();
-    await call.click({ timeout: 3000 });
-    await expect(a.page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
-  }).toPass({ timeout: 20_000 });
+    await call.click({ timeout: 5_000 });
+    await expect(a.page.getByTestId('active-call')).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 45_000 });
   await b.page.getByRole('button', { name: 'Accept call' }).click();
   await expect(a.page.getByText('Connected', { exact: true })).toBeVisible({ timeout: 20_000 });
   await a.page.getByRole('button', { name: 'Minimize call' }).click();
