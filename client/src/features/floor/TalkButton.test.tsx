@@ -110,6 +110,13 @@ describe('the talk button, busy', () => {
     expect(onPress).toHaveBeenCalledTimes(1);
   });
 
+  it('tells a channel admin that holding cuts in', () => {
+    const { rerender } = renderButton({ state: 'busy', mayCutIn: true });
+    expect(screen.getByRole('button', { name: 'Busy Hold to cut in' })).toBeTruthy();
+    rerender({ mayCutIn: false });
+    expect(screen.getByRole('button', { name: 'Busy' })).toBeTruthy();
+  });
+
   it('a refused press shakes it once, only with motion allowed, and it says refused while held', () => {
     vi.useFakeTimers();
     const { container, rerender } = renderButton({ state: 'busy' });

@@ -21,6 +21,7 @@ export const TALK_BUTTON_TEXTS = {
   live: 'Live',
   release: 'Release to stop',
   busy: 'Busy',
+  cutIn: 'Hold to cut in',
   secondsLeft: (seconds: number) => `${seconds} ${seconds === 1 ? 'second' : 'seconds'} left`,
 } as const;
 
@@ -43,6 +44,8 @@ export type TalkButtonProps = {
   /** When the last refusal happened: each new value shakes the button once. */
   refusedAt?: number | null;
   selfMuted?: boolean;
+  /** A channel admin: a press while busy takes the floor, so the busy button says so. */
+  mayCutIn?: boolean;
   /** Id of the note that says why the button is disabled. */
   describedBy?: string;
   onPress: () => void;
@@ -62,6 +65,7 @@ export function TalkButton({
   refused = false,
   refusedAt = null,
   selfMuted = false,
+  mayCutIn = false,
   describedBy,
   onPress,
   onRelease,
@@ -167,7 +171,9 @@ export function TalkButton({
                 ? TALK_BUTTON_TEXTS.release
                 : state === 'requesting'
                   ? TALK_BUTTON_TEXTS.asking
-                  : null
+                  : busy && mayCutIn
+                    ? TALK_BUTTON_TEXTS.cutIn
+                    : null
             }
             keys={state === 'ready'}
           />
@@ -187,13 +193,14 @@ export function TalkButton({
   );
 }
 
+/** The button's lines; the spaces between them keep its accessible name in words ("Busy Hold…"). */
 function Caption({ title, note, keys }: { title: string; note: ReactNode; keys: boolean }) {
   return (
     <>
       <span className="text-xl leading-tight font-extrabold tracking-wider uppercase sm:text-2xl">
         {title}
-      </span>
-      {note ? <span className="text-xs font-medium sm:text-sm">{note}</span> : null}
+      </span>{' '}
+      {note ? <span className="text-xs font-medium sm:text-sm">{note}</span> : null}{' '}
       {keys ? (
         <span className="hidden text-xs font-medium text-muted-foreground pointer-fine:block">
           {TALK_BUTTON_TEXTS.keys}

@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useAuth } from '../auth/useAuth';
+import { channelMembersQuery } from '../channels/channel-queries';
 import { holdControl } from '../presence/hold-control';
 import { isSelfMuted } from '../presence/transmit-gate';
 import { usePresence } from '../presence/usePresence';
@@ -28,9 +30,16 @@ export type TalkControlProps = {
  * this tab's own transmission. OFFLINE it is disabled and says to go online first.
  */
 export function TalkControl({ disabled = false, describedBy }: TalkControlProps) {
-  const { online, gate } = usePresence();
+  const { online, gate, channelId } = usePresence();
   const { user } = useAuth();
   const floor = useFloorView();
+  // The member list the channel bar polls, read from the cache only (never fetched from here):
+  // a channel admin's press takes the floor from whoever holds it, as the server decides.
+  const members = useQuery({ ...channelMembersQuery(channelId ?? 0), enabled: false });
+  const mayCutIn =
+    user !== null &&
+    (user.subscriptionTier === 'superadmin' ||
+      (members.data?.some((member) => member.id === user.id && member.role === 'admin') ?? false));
   const offlineNoteId = useId();
   const state = talkButtonState({
     usable: online && !disabled,
@@ -49,6 +58,7 @@ export function TalkControl({ disabled = false, describedBy }: TalkControlProps)
         countdown={live && left !== null ? { left, total: live.seconds } : null}
         refused={gate.state === 'refused'}
         refusedAt={floor.deniedAt}
+        mayCutIn={mayCutIn}
         selfMuted={isSelfMuted(gate)}
         describedBy={
           [offline ? offlineNoteId : null, describedBy].filter(Boolean).join(' ') || undefined
