@@ -9,7 +9,12 @@ test('in Hold to talk mode, holding Space transmits and releasing stops', async 
 
   await a.page.getByRole('button', { name: /Tap to connect/ }).click();
   const aOnB = cardOf(b.page, a.person.name);
-  await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toContainText('Hold to talk');
+  // The ONLINE switch and the talk button are apart (decision 043): the switch only toggles.
+  const toggle = a.page.getByRole('button', { name: /Tap to disconnect/ });
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(toggle).not.toContainText('Hold to talk');
+  const talk = a.page.getByRole('button', { name: /Hold to talk/ });
+  await expect(talk).toBeEnabled();
   await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(aOnB).toContainText('Online');
   await expect(aOnB).not.toContainText('Speaking');
@@ -21,15 +26,24 @@ test('in Hold to talk mode, holding Space transmits and releasing stops', async 
   await a.page.keyboard.up('Space');
   await expect(aOnB).not.toContainText('Speaking', { timeout: 1500 });
   // Still online and hearing the channel after letting go.
-  await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
 
-  // Holding the big button itself talks too, without toggling offline.
-  const button = a.page.getByRole('button', { name: /Tap to disconnect/ });
-  await button.hover();
+  // Holding the talk button talks too (Live while held), without toggling offline.
+  await talk.hover();
   await a.page.mouse.down();
   await expect(aOnB).toContainText('Speaking', { timeout: 1000 });
+  const live = a.page.getByRole('button', { name: /Live/ });
+  await expect(live).toHaveAttribute('aria-pressed', 'true');
+  // An open channel has no maximum transmission: nothing counts down.
+  await expect(a.page.getByRole('timer')).toHaveCount(0);
   await a.page.waitForTimeout(400);
   await a.page.mouse.up();
   await expect(aOnB).not.toContainText('Speaking', { timeout: 1500 });
-  await expect(button).toHaveAttribute('aria-pressed', 'true');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+
+  // A short tap on the talk button never takes the user offline.
+  await talk.click();
+  await a.page.waitForTimeout(500);
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(aOnB).toContainText('Online');
 });

@@ -233,6 +233,11 @@ test('walkie-talkie: one talker at a time, the busy tone for the other, an admin
   await expect
     .poll(() => levelFrom(c.page, ids.get(ava)!), { timeout: 10_000 })
     .toBeGreaterThan(AUDIBLE);
+  // The talk button tells the admin a hold cuts in; a member is only told the floor is busy.
+  await expect(
+    owner.page.getByRole('button', { name: /^Busy\s+Hold to cut in$/ }),
+  ).toBeVisible();
+  await expect(c.page.getByRole('button', { name: 'Busy', exact: true })).toBeVisible();
   await press(owner.page);
   await expect(floorStatus(owner.page)).toHaveText('You are live');
   await expect(floorStatus(ava.page)).toHaveText(`${owner.person.name} is talking`);

@@ -8,7 +8,7 @@ import type { Toast } from '../presence/online-state';
 import { PresenceStore } from '../presence/presence-store';
 import { connectPresence } from '../presence/socket-presence';
 import { BUSY_TONE, TALK_PERMIT_TONE, type Tone } from '../voice/tones';
-import { startFloorRuntime } from './floor-runtime';
+import { GRANT_VIBRATION, REFUSAL_VIBRATION, startFloorRuntime } from './floor-runtime';
 import { FloorViewStore } from './floor-view';
 
 const channel = (talkMode: Channel['talkMode']): Channel => ({
@@ -34,6 +34,7 @@ function setup() {
   queryClient.setQueryData(userChannelsKey('u1'), [channel('walkie')]);
   const tones: Tone[] = [];
   const toasts: Toast[] = [];
+  const buzzes: VibratePattern[] = [];
   const view = new FloorViewStore();
   socket.open();
   last().serverOpens();
@@ -54,6 +55,7 @@ function setup() {
       userId: 'u1',
       view,
       playTone: (tone) => tones.push(tone),
+      vibrate: (pattern) => buzzes.push(pattern),
       toast: (t) => toasts.push(t),
     }),
   ];
@@ -66,6 +68,7 @@ function setup() {
     queryClient,
     tones,
     toasts,
+    buzzes,
     view,
     server,
     sent,
@@ -145,6 +148,68 @@ describe('the walkie-talkie floor on the client', () => {
     t.server({ type: 'floor_state', holder: null, expiresAt: null, ended: 'expired' });
     expect(t.presence.state.talking).toBe(false);
     expect(t.toasts.at(-1)?.title).toBe('Transmission ended');
+    t.stop();
+  });
+
+  it('the grant buzzes once and starts the countdown of the channel’s maximum on this clock', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const t = setup();
+    t.presence.dispatch({ type: 'hold', holding: true });
+    expect(t.view.state.live).toBeNull();
+    // The server's clock is 5 s ahead: the countdown still runs the channel's 60 s from the grant.
+    t.server({
+      type: 'floor_state',
+      holder: { id: 'u1', name: 'Me' },
+      expiresAt: Date.now() + 65_000,
+    });
+    expect(t.buzzes).toEqual([GRANT_VIBRATION]);
+    expect(t.view.state.live).toEqual({ until: 1_000_000 + 60_000, seconds: 60 });
+    // Later news of the same hold keeps the countdown where it was.
+    vi.advanceTimersByTime(2_000);
+    t.server({
+      type: 'floor_state',
+      holder: { id: 'u1', name: 'Me' },
+      expiresAt: Date.now() + 63_000,
+    });
+    expect(t.view.state.live).toEqual({ until: 1_000_000 + 60_000, seconds: 60 });
+    t.server({ type: 'floor_state', holder: null, expiresAt: null });
+    expect(t.view.state.live).toBeNull();
+    t.stop();
+    vi.useRealTimers();
+  });
+
+  it('every refusal buzzes twice and is dated so the button can shake, whatever the reason', () => {
+    const t = setup();
+    t.presence.dispatch({ type: 'hold', holding: true });
+    t.server({ type: 'floor_denied', reason: 'too_soon', holder: null });
+    expect(t.buzzes).toEqual([REFUSAL_VIBRATION]);
+    const first = t.view.state.deniedAt;
+    expect(first).not.toBeNull();
+    t.presence.dispatch({ type: 'hold', holding: false });
+    t.presence.dispatch({ type: 'hold', holding: true });
+    t.server({ type: 'floor_denied', reason: 'busy', holder: { id: 'u2', name: 'Ava' } });
+    expect(t.buzzes).toEqual([REFUSAL_VIBRATION, REFUSAL_VIBRATION]);
+    expect(t.view.state.holder).toEqual({ id: 'u2', name: 'Ava' });
+    t.stop();
+  });
+
+  it('an admin cutting in buzzes as a refusal does and marks the moment', () => {
+    const t = setup();
+    t.presence.dispatch({ type: 'hold', holding: true });
+    t.server({
+      type: 'floor_state',
+      holder: { id: 'u1', name: 'Me' },
+      expiresAt: Date.now() + 60_000,
+    });
+    t.server({
+      type: 'floor_state',
+      holder: { id: 'admin', name: 'Olivia Owner' },
+      expiresAt: Date.now() + 60_000,
+      ended: 'cut_in',
+    });
+    expect(t.buzzes).toEqual([GRANT_VIBRATION, REFUSAL_VIBRATION]);
+    expect(t.view.state.deniedAt).not.toBeNull();
+    expect(t.view.state.live).toBeNull();
     t.stop();
   });
 });

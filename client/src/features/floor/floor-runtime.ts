@@ -8,7 +8,7 @@ import type { PresenceStore } from '../presence/presence-store';
 import { isHeld } from '../presence/transmit-gate';
 import type { ChannelSocket } from '../realtime/channel-socket';
 import { BUSY_TONE, TALK_PERMIT_TONE, type Tone } from '../voice/tones';
-import type { FloorViewStore } from './floor-view';
+import type { FloorView, FloorViewStore } from './floor-view';
 
 export type FloorRuntimeDeps = {
   socket: Pick<ChannelSocket, 'on'>;
@@ -18,8 +18,21 @@ export type FloorRuntimeDeps = {
   userId: string;
   view: FloorViewStore;
   playTone: (tone: Tone) => void;
+  /** A short buzz on the grant and on a refusal, where the device can (`navigator.vibrate`). */
+  vibrate?: (pattern: VibratePattern) => void;
   toast: (toast: Toast) => void;
 };
+
+/** One short buzz: the floor is yours. */
+export const GRANT_VIBRATION: VibratePattern = 40;
+/** Two buzzes: refused, someone else is talking (felt with the busy tone). */
+export const REFUSAL_VIBRATION: VibratePattern = [70, 50, 70];
+
+/** `navigator.vibrate` where the browser has it (not in Safari or on desktops): else nothing. */
+export function vibrateIfSupported(pattern: VibratePattern): void {
+  if (typeof navigator !== 'undefined' && typeof navigator.vibrate === 'function')
+    navigator.vibrate(pattern);
+}
 
 export const FLOOR_TOASTS = {
   expired: {
@@ -47,11 +60,13 @@ function channelRecord(queryClient: QueryClient, userId: string, channelId: numb
 /**
  * Walkie-talkie channels on the client: keeps the presence reducer told whether the
  * selected channel is a walkie-talkie channel (from the polled channel lists) and whether this tab
- * holds its floor (from `floor_state`); plays the talk-permit tone when a held press is granted and
- * the busy tone when it is refused; and keeps the floor view the screen shows. Returns stop.
+ * holds its floor (from `floor_state`); plays the talk-permit tone (and a short buzz) when a held
+ * press is granted and the busy tone (and two buzzes) when it is refused; and keeps the floor view
+ * the screen shows. Returns stop.
  */
 export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
   const { socket, presence, channel, queryClient, userId, view } = deps;
+  const vibrate = deps.vibrate ?? (() => undefined);
   let expiry: ReturnType<typeof setTimeout> | undefined;
 
   const syncTalkMode = () => {
@@ -62,6 +77,19 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
     const walkie = record.talkMode === 'walkie';
     if (presence.state.channelId === channelId && presence.state.gate.walkie !== walkie)
       presence.dispatch({ type: 'walkie', channelId, walkie });
+  };
+
+  /**
+   * The countdown of a transmission this tab was just granted: the channel's maximum from the
+   * grant on this tab's clock (the server's `expiresAt` is on its own clock); else what the server
+   * gives, as the remaining time.
+   */
+  const liveWindow = (channelId: number, expiresAt: number | null): FloorView['live'] => {
+    const now = Date.now();
+    const seconds =
+      channelRecord(queryClient, userId, channelId)?.maxTransmissionSeconds ??
+      (expiresAt === null ? null : Math.max(1, Math.round((expiresAt - now) / 1000)));
+    return seconds === null ? null : { until: now + seconds * 1000, seconds };
   };
 
   const selectChannel = () => {
@@ -75,7 +103,13 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
     const wasMine = view.state.holder?.id === userId;
     const mine = holder?.id === userId;
     clearTimeout(expiry);
-    view.set({ holder, expiresAt, deniedAt: null });
+    const cutIn = wasMine && !mine && ended === 'cut_in';
+    view.set({
+      holder,
+      expiresAt,
+      deniedAt: cutIn ? Date.now() : null,
+      live: mine ? (wasMine ? view.state.live : liveWindow(channelId, expiresAt)) : null,
+    });
     // The server's own expiry announces the end; this only covers an instance that died holding it.
     if (holder && expiresAt !== null) {
       expiry = setTimeout(
@@ -88,12 +122,16 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
     }
     const holding = isHeld(presence.state.gate);
     presence.dispatch({ type: 'floor', channelId, mine });
-    if (mine && !wasMine && holding) deps.playTone(TALK_PERMIT_TONE);
+    if (mine && !wasMine && holding) {
+      deps.playTone(TALK_PERMIT_TONE);
+      vibrate(GRANT_VIBRATION);
+    }
     if (wasMine && !mine) {
       if (ended === 'expired') deps.toast(FLOOR_TOASTS.expired);
-      if (ended === 'cut_in' && holder) {
+      if (cutIn && holder) {
         deps.toast(FLOOR_TOASTS.cutIn(holder.name));
         deps.playTone(BUSY_TONE);
+        vibrate(REFUSAL_VIBRATION);
       }
     }
   });
@@ -101,8 +139,9 @@ export function startFloorRuntime(deps: FloorRuntimeDeps): () => void {
   const offDenied = socket.on('floor_denied', ({ channelId, reason, holder }) => {
     if (channelId !== channel.get()) return;
     deps.playTone(BUSY_TONE);
+    vibrate(REFUSAL_VIBRATION);
     presence.dispatch({ type: 'floor_denied', channelId });
-    if (reason === 'busy') view.set({ holder, deniedAt: Date.now() });
+    view.set(reason === 'busy' ? { holder, deniedAt: Date.now() } : { deniedAt: Date.now() });
     if (reason === 'muted') deps.toast(FLOOR_TOASTS.muted);
     // An open channel after all (its mode changed meanwhile): the lists catch up.
     if (reason === 'open_channel') presence.dispatch({ type: 'walkie', channelId, walkie: false });

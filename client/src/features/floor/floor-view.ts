@@ -8,11 +8,25 @@ export type FloorView = {
   holder: FloorHolder | null;
   /** Epoch milliseconds: the hold ends by then at the latest. */
   expiresAt: number | null;
-  /** This tab's last press was refused because someone was talking: when, to flash it. */
+  /**
+   * This tab's last press was refused (someone was talking, too soon after the last hold, ...) or
+   * its floor was taken by an admin cutting in: when, so the talk button shakes once for it.
+   */
   deniedAt: number | null;
+  /**
+   * This tab holds the floor: when its transmission is taken back at the latest (this tab's clock,
+   * counted from the grant) and the channel's maximum transmission length, for the countdown ring.
+   */
+  live: { until: number; seconds: number } | null;
 };
 
-const EMPTY: FloorView = { channelId: null, holder: null, expiresAt: null, deniedAt: null };
+const EMPTY: FloorView = {
+  channelId: null,
+  holder: null,
+  expiresAt: null,
+  deniedAt: null,
+  live: null,
+};
 
 /** The tab's one floor view; the floor runtime writes it, the main screen reads it. */
 export class FloorViewStore {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { animatedElements, animatesOnlyWithMotion } from '../../testing/animated-elements';
 import { OnlineButton } from './OnlineButton';
 import { presenceStore } from './presence-store';
@@ -39,5 +39,23 @@ describe('OnlineButton on the air', () => {
     rerender(<OnlineButton voiceHeard={false} />);
     expect(screen.getByTestId('on-air-halo')).toBeTruthy();
     expect(animatedElements(container)).toEqual([]);
+  });
+});
+
+describe('OnlineButton as the switch beside the talk button', () => {
+  it('keeps the spec texts and only toggles: a press is never a hold to talk', () => {
+    presenceStore.dispatch({ type: 'set_talk_mode', mode: 'hold' });
+    const { container } = render(<OnlineButton variant="switch" />);
+    const button = screen.getByRole('button', { name: /ONLINE.*Tap to disconnect/ });
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    expect(screen.queryByTestId('on-air-halo')).toBeNull();
+    expect(animatedElements(container)).toEqual([]);
+    fireEvent.pointerDown(button);
+    expect(presenceStore.state.gate.state).toBe('standby');
+    fireEvent.pointerUp(button);
+    fireEvent.click(button);
+    expect(presenceStore.state.online).toBe(false);
+    expect(screen.getByRole('button', { name: /OFFLINE.*Tap to connect/ })).toBeTruthy();
+    presenceStore.dispatch({ type: 'set_talk_mode', mode: 'toggle' });
   });
 });

@@ -16,7 +16,7 @@ import { audioPolicyStore } from '../voice/audio-policy-store';
 import { startChannelAudio } from '../voice/channel-audio';
 import { microphoneErrorMessage } from '../voice/microphone-error';
 import { playTone } from '../voice/tones';
-import { startFloorRuntime } from '../floor/floor-runtime';
+import { startFloorRuntime, vibrateIfSupported } from '../floor/floor-runtime';
 import { refreshTransmissionsOnPush } from '../transmissions/transmission-refresh';
 import { floorView } from '../floor/floor-view';
 import { voiceRoom } from '../voice/voice-room';
@@ -89,6 +89,7 @@ export function startSignedInSession(user: User): () => void {
       userId: user.id,
       view: floorView,
       playTone,
+      vibrate: vibrateIfSupported,
       toast,
     }),
     refreshTransmissionsOnPush(channelSocket, queryClient),
