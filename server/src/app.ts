@@ -52,6 +52,8 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   /** Serve the React client (production build, or Vite in dev). Off for API-only tests. */
   serveClient?: boolean;
+  /** The built client's folder (default dist/client); a test serves a small one of its own. */
+  clientRoot?: string;
   /** Pino logger options; tests pass `false` to keep output quiet. */
   logger?: boolean | object;
   /** Production's logger, writing here instead of stdout (a test that reads the log). */
@@ -147,7 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerPushPreferencesRoutes(app);
   // (end of feature routes)
 
-  if (options.serveClient ?? true) await registerClientAssets(app, config.dev);
+  if (options.serveClient ?? true) await registerClientAssets(app, config.dev, options.clientRoot);
   else registerJsonNotFound(app);
   return app;
 }

@@ -34,7 +34,13 @@ export async function freePort(): Promise<number> {
 export async function startTestServer(
   database: DatabaseHandle,
   env: Record<string, string> = {},
-  options: { logStream?: DestinationStream; signInSleep?: (ms: number) => Promise<void>; pushAgent?: HttpsAgent } = {},
+  options: {
+    logStream?: DestinationStream;
+    signInSleep?: (ms: number) => Promise<void>;
+    pushAgent?: HttpsAgent;
+    /** Serve this folder as the built client (an index.html and assets), as production serves dist/client. */
+    clientRoot?: string;
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -50,7 +56,8 @@ export async function startTestServer(
   const app = await buildApp({
     config,
     database,
-    serveClient: false,
+    serveClient: options.clientRoot !== undefined,
+    clientRoot: options.clientRoot,
     logger: false,
     logStream: options.logStream,
     signInSleep: options.signInSleep,
