@@ -64,6 +64,8 @@ export interface BuildAppOptions {
   signInSleep?: (ms: number) => Promise<void>;
   /** The HTTPS agent for push services: a test trusts its local push service's certificate. */
   pushAgent?: HttpsAgent;
+  /** Where plain notices for the operator go (the owner setup banner); standard error by default. */
+  operatorNotice?: (text: string) => void;
 }
 
 /** A hop count becomes "trust the nearest n hops"; addresses and false pass through. */
@@ -89,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     callTimings: options.callTimings,
     signInSleep: options.signInSleep,
     pushAgent: options.pushAgent,
+    operatorNotice: options.operatorNotice,
   });
   app.decorate('ctx', composition.ctx);
   app.addHook('onClose', () => composition.close());

@@ -40,6 +40,8 @@ export async function startTestServer(
     pushAgent?: HttpsAgent;
     /** Serve this folder as the built client (an index.html and assets), as production serves dist/client. */
     clientRoot?: string;
+    /** Receives the server's plain notices for its operator (ignored unless given). */
+    operatorNotice?: (text: string) => void;
   } = {},
 ): Promise<TestServer> {
   const port = await freePort();
@@ -62,6 +64,7 @@ export async function startTestServer(
     logStream: options.logStream,
     signInSleep: options.signInSleep,
     pushAgent: options.pushAgent,
+    operatorNotice: options.operatorNotice ?? (() => undefined),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, config, database, baseUrl, close: () => app.close() };
