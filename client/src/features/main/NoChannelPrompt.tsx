@@ -1,4 +1,5 @@
 import { RadioTower } from 'lucide-react';
+import { ClaimServerPointer } from '../settings/ClaimServerPointer';
 
 export type NoChannelPromptProps = { isAdmin: boolean };
 
@@ -22,6 +23,7 @@ export function NoChannelPrompt({ isAdmin }: NoChannelPromptProps) {
             : 'Ask a channel admin to add you, or open an invite link.'}
         </p>
       </div>
+      <ClaimServerPointer />
     </section>
   );
 }
