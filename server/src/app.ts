@@ -19,6 +19,7 @@ import { registerChannelRoutes } from './channels/channels-routes.js';
 import { registerTransmissionRoutes } from './transmissions/transmissions-routes.js';
 import type { Config } from './config/config.js';
 import { registerServerConfigRoute } from './config/server-config-route.js';
+import { registerLegalRoutes } from './legal/legal-routes.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerMetrics(app);
   registerHealthRoutes(app);
   registerServerConfigRoute(app);
+  registerLegalRoutes(app);
   const relyingParty = createRelyingParty(config, () => {
     const address = app.server.address();
     return typeof address === 'object' && address ? address.port : config.port;
