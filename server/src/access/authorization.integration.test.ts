@@ -759,6 +759,14 @@ const ROWS: Record<string, Row> = {
     json: (f) => ({ token: f.inviteToken }),
     statuses: signedIn(200),
   },
+  // The page a link opens names its channel and inviter to whoever holds the token (decision 047).
+  'POST /api/invite/preview': {
+    kind: 'rest',
+    route: 'POST /api/invite/preview',
+    path: () => '/api/invite/preview',
+    json: (f) => ({ token: f.inviteToken }),
+    statuses: everyone(200),
+  },
   'GET /api/channels/{id}/invites': {
     kind: 'rest',
     route: 'GET /api/channels/:id/invites',

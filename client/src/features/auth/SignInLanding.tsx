@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { LogIn } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { Logo } from '../../ui/Logo';
+import { InviteWelcome } from '../invites/InviteWelcome';
 import { Benefits } from './Benefits';
 import { RedirectingScreen } from './RedirectingScreen';
 import { startSignIn } from './sign-in';
@@ -38,6 +39,7 @@ export function SignInLanding() {
             </p>
           </div>
           <div className="grid gap-3 sm:max-w-sm">
+            <InviteWelcome />
             <Button size="lg" className="w-full" onClick={continueToSignIn}>
               <LogIn aria-hidden="true" />
               Continue to Sign In
