@@ -38,7 +38,8 @@ afterEach(() => {
 describe('a signed-in person with no channel', () => {
   it('on a server nobody owns yet, is pointed to Settings → Claim this server', async () => {
     serverWith('free', false);
-    const link = await screen.findByRole('link', { name: 'Claim this server' });
+    // The pointer's code loads on demand: allow a loaded machine its time.
+    const link = await screen.findByRole('link', { name: 'Claim this server' }, { timeout: 5000 });
     expect(link.getAttribute('href')).toBe('/settings');
     expect(screen.getByRole('heading', { name: 'This server has no owner yet' })).toBeTruthy();
     expect(screen.getByText(/Open Settings → Claim this server/)).toBeTruthy();

@@ -1,5 +1,10 @@
+import { Suspense, lazy } from 'react';
 import { RadioTower } from 'lucide-react';
-import { ClaimServerPointer } from '../settings/ClaimServerPointer';
+
+// Only a server nobody owns yet shows it: its code loads with this prompt, not with the main screen.
+const ClaimServerPointer = lazy(() =>
+  import('../settings/ClaimServerPointer').then((m) => ({ default: m.ClaimServerPointer })),
+);
 
 export type NoChannelPromptProps = { isAdmin: boolean };
 
@@ -23,7 +28,9 @@ export function NoChannelPrompt({ isAdmin }: NoChannelPromptProps) {
             : 'Ask a channel admin to add you, or open an invite link.'}
         </p>
       </div>
-      <ClaimServerPointer />
+      <Suspense fallback={null}>
+        <ClaimServerPointer />
+      </Suspense>
     </section>
   );
 }
