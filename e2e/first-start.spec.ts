@@ -28,12 +28,13 @@ test('the landing shows its terms notice by default, linking the server’s own 
   await expect(page.getByText(/Open channels and one-to-one calls are not recorded/)).toBeVisible();
 });
 
-test('an invite link’s page says who invited you to which channel before you sign in', async ({ browser }) => {
+test('an invite link’s page says who invited you to which channel before you sign in', async ({ browser, baseURL }) => {
   const owner = await openAs(browser, OWNER);
+  const headers = { origin: baseURL! };
   const channel = `Porch ${randomBytes(3).toString('hex')}`;
-  const created = await owner.page.request.post('/api/channels', { data: { name: channel } });
+  const created = await owner.page.request.post('/api/channels', { data: { name: channel }, headers });
   const { id: channelId } = (await created.json()) as { id: number };
-  const minted = await owner.page.request.post('/api/invite/generate', { data: { channelId } });
+  const minted = await owner.page.request.post('/api/invite/generate', { data: { channelId }, headers });
   const { inviteUrl } = (await minted.json()) as { inviteUrl: string };
 
   const guest = await browser.newContext();
@@ -62,6 +63,6 @@ test('an invite link’s page says who invited you to which channel before you s
   await expect(strangerPage.getByText('This invite link is invalid or has expired')).toBeVisible();
   await expect(strangerPage.getByText(channel)).toHaveCount(0);
 
-  await owner.page.request.delete(`/api/channels/${channelId}`);
+  await owner.page.request.delete(`/api/channels/${channelId}`, { headers });
   for (const context of [owner.context, guest, stranger]) await context.close();
 });

@@ -3,7 +3,7 @@ import { useSearch } from 'wouter';
 import { LogIn } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { Logo } from '../../ui/Logo';
-import { inviteTokenOf } from '../invites/invite-preview';
+import { inviteTokenOf } from '../invites/invite-link-token';
 import { Benefits } from './Benefits';
 import { RedirectingScreen } from './RedirectingScreen';
 import { startSignIn } from './sign-in';

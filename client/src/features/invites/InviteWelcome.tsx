@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { TriangleAlert, UserPlus } from 'lucide-react';
+import { Link2Off, Mail } from 'lucide-react';
 import { useSearch } from 'wouter';
 import { API_PATHS } from '../../../../protocol/api-paths';
-import { fetchInvitePreview, inviteTokenOf } from './invite-preview';
+import { inviteTokenOf } from './invite-link-token';
+import { fetchInvitePreview } from './invite-preview';
 
 /**
  * On the sign-in landing opened from an invite link: "<inviter> invited you to <channel>", or that
@@ -20,7 +21,7 @@ export function InviteWelcome() {
   if (preview.data === null) {
     return (
       <div className="flex items-start gap-3 rounded-2xl border bg-card p-4">
-        <TriangleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-warning-text" />
+        <Link2Off aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-warning-text" />
         <div className="grid gap-1">
           <p className="font-semibold">This invite link is invalid or has expired</p>
           <p className="text-sm text-muted-foreground">
@@ -33,7 +34,7 @@ export function InviteWelcome() {
   const { inviterName, channelName } = preview.data;
   return (
     <div className="flex items-start gap-3 rounded-2xl border border-primary/40 bg-primary-soft p-4 text-primary-soft-foreground">
-      <UserPlus aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+      <Mail aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
       <div className="grid min-w-0 gap-1">
         <p className="font-semibold break-words">
           {inviterName} invited you to {channelName}

@@ -14,12 +14,6 @@ const invitePreviewParser: Parser<InvitePreview> = {
   },
 };
 
-/** The invite token of an invite link's address (`?channel=…&invite=…`), if this is one. */
-export function inviteTokenOf(search: string): string | null {
-  // INVITE_URL_PARAMS.token of protocol/invites.ts.
-  return new URLSearchParams(search).get('invite') || null;
-}
-
 /**
  * `POST /api/invite/preview {token}`: the channel and who invited, for the holder of the link
  * (decision 047); null when the link is invalid or has expired.
