@@ -11,8 +11,10 @@ export function setupCodeBanner(code: string, file: string): string {
   const lines = [
     setupCodeLine(code),
     '',
-    'Sign in, open Settings and enter it under "Claim this server" to become the Super Admin.',
-    `It is also in ${file}. Codes printed before this one no longer work.`,
+    // Lines short enough for an 80-column terminal, so the frame is never broken by wrapping.
+    'Sign in, open Settings and enter it under "Claim this server"',
+    'to become the Super Admin. Codes printed before this one no longer work.',
+    `The code is also in ${file}`,
   ];
   const width = Math.max(...lines.map((line) => line.length));
   const rule = `+${'-'.repeat(width + 4)}+`;
