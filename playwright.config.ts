@@ -77,9 +77,7 @@ const chirpEnv = (chirpPort: number, publicUrl: string, dataDir: string) => ({
   REDIS_URL: '',
   OIDC_ISSUER_URL: '',
   SUPERADMIN_EMAILS: '',
-  // Real links for the landing's terms notice (e2e/account.spec.ts follows them).
-  TERMS_URL: `${publicUrl}/legal/terms`,
-  PRIVACY_URL: `${publicUrl}/legal/privacy`,
+  // No TERMS_URL/PRIVACY_URL: the landing links the server's own /legal pages (e2e/first-start.spec.ts).
 });
 
 const webServers: NonNullable<PlaywrightTestConfig['webServer']> = [

@@ -43,7 +43,8 @@ export default defineConfig({
       workbox: {
         // The app shell opens offline; the API, sign-in and sockets always go to the network.
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/oidc/, /^\/ws/, /^\/rtc/, /^\/healthz/, /^\/readyz/],
+        // The server's own pages (sign-in, the default Terms and Privacy) are not app routes either.
+        navigateFallbackDenylist: [/^\/api\//, /^\/oidc/, /^\/legal\//, /^\/ws/, /^\/rtc/, /^\/healthz/, /^\/readyz/],
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         // LiveKit's client is only for LiveKit deployments: fetched when used, never precached.
         globIgnores: ['**/livekit-*.js'],

@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
           // One migrated PGlite folder and PostgreSQL database per run, copied for each test database.
           globalSetup: ['server/src/testing/database-templates-setup.ts'],
           // A file whose main thread never comes back fails with its stacks instead of holding the run.

@@ -37,6 +37,8 @@ export const API_PATHS = {
 
   inviteGenerate: '/api/invite/generate',
   inviteAccept: '/api/invite/accept',
+  /** Public: the channel and inviter an invite link names, for the page it opens (decision 047). */
+  invitePreview: '/api/invite/preview',
   /** A channel admin's view of the channel's live invite links, and revoking one. */
   channelInvites: '/api/channels/:id/invites',
   channelInvite: '/api/channels/:id/invites/:inviteId',

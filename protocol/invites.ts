@@ -29,6 +29,19 @@ export type AcceptInviteBody = z.infer<typeof acceptInviteBodySchema>;
 export const acceptInviteResponseSchema = z.object({ channelId: z.number() });
 export type AcceptInviteResponse = z.infer<typeof acceptInviteResponseSchema>;
 
+/**
+ * `POST /api/invite/preview {token}` (public): what an invite link's holder may see before signing
+ * in — the channel's name and who made the link, never an e-mail (decision 047).
+ */
+export const invitePreviewBodySchema = acceptInviteBodySchema;
+export interface InvitePreview {
+  channelName: string;
+  /** The link's maker by name; "Someone" when they have none (their e-mail is never shown here). */
+  inviterName: string;
+}
+/** 404 for a token that names no live invite (expired, revoked, or never made). */
+export const INVALID_INVITE_MESSAGE = 'This invite link is invalid or has expired';
+
 /** `GET /api/channels/{id}/invites`: the channel's live links, for its admin (tokens are never shown). */
 export const channelInviteSchema = z.object({
   id: z.number().int().positive(),

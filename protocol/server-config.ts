@@ -4,8 +4,11 @@ import { z } from 'zod';
 export const serverConfigSchema = z.object({
   /** False on a server run without paid plans (BILLING=off): no usage banner, no upgrade offers. */
   billing: z.boolean(),
-  /** The landing page's Terms of Service and Privacy Policy links; null when the operator set none. */
-  termsUrl: z.url().nullable(),
-  privacyUrl: z.url().nullable(),
+  /**
+   * The landing's terms notice links: the operator's pages (TERMS_URL, PRIVACY_URL), else the
+   * server's own default texts (/legal/terms, /legal/privacy).
+   */
+  termsUrl: z.url(),
+  privacyUrl: z.url(),
 });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

@@ -53,6 +53,11 @@ export interface AppContext {
   readonly signInSlowdown: SignInSlowdown;
   /** What the built-in provider's sign-up asks: a live invite, an owner. */
   readonly signupFacts: SignupFacts;
+  /**
+   * Plain text for whoever runs the server, outside the JSON log (standard error by default): the
+   * owner setup banner. Never a secret other than that one-time code.
+   */
+  readonly operatorNotice: (text: string) => void;
 }
 
 declare module 'fastify' {

@@ -19,6 +19,7 @@ import { registerChannelRoutes } from './channels/channels-routes.js';
 import { registerTransmissionRoutes } from './transmissions/transmissions-routes.js';
 import type { Config } from './config/config.js';
 import { registerServerConfigRoute } from './config/server-config-route.js';
+import { registerLegalRoutes } from './legal/legal-routes.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerHealthRoutes } from './health/health-routes.js';
 import { registerErrorHandler, registerJsonNotFound } from './http/error-handler.js';
@@ -52,6 +53,8 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   /** Serve the React client (production build, or Vite in dev). Off for API-only tests. */
   serveClient?: boolean;
+  /** The built client's folder (default dist/client); a test serves a small one of its own. */
+  clientRoot?: string;
   /** Pino logger options; tests pass `false` to keep output quiet. */
   logger?: boolean | object;
   /** Production's logger, writing here instead of stdout (a test that reads the log). */
@@ -62,6 +65,8 @@ export interface BuildAppOptions {
   signInSleep?: (ms: number) => Promise<void>;
   /** The HTTPS agent for push services: a test trusts its local push service's certificate. */
   pushAgent?: HttpsAgent;
+  /** Where plain notices for the operator go (the owner setup banner); standard error by default. */
+  operatorNotice?: (text: string) => void;
 }
 
 /** A hop count becomes "trust the nearest n hops"; addresses and false pass through. */
@@ -87,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     callTimings: options.callTimings,
     signInSleep: options.signInSleep,
     pushAgent: options.pushAgent,
+    operatorNotice: options.operatorNotice,
   });
   app.decorate('ctx', composition.ctx);
   app.addHook('onClose', () => composition.close());
@@ -114,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerMetrics(app);
   registerHealthRoutes(app);
   registerServerConfigRoute(app);
+  registerLegalRoutes(app);
   const relyingParty = createRelyingParty(config, () => {
     const address = app.server.address();
     return typeof address === 'object' && address ? address.port : config.port;
@@ -147,7 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerPushPreferencesRoutes(app);
   // (end of feature routes)
 
-  if (options.serveClient ?? true) await registerClientAssets(app, config.dev);
+  if (options.serveClient ?? true) await registerClientAssets(app, config.dev, options.clientRoot);
   else registerJsonNotFound(app);
   return app;
 }

@@ -56,7 +56,11 @@ export interface ComposeOptions {
   signInSleep?: ((ms: number) => Promise<void>) | undefined;
   /** The HTTPS agent for push services (tests trust their local push service with it). */
   pushAgent?: HttpsAgent | undefined;
+  /** Where operator notices go (AppContext.operatorNotice); standard error unless a test reads them. */
+  operatorNotice?: ((text: string) => void) | undefined;
 }
+
+const toStandardError = (text: string) => void process.stderr.write(text);
 
 export interface Composition {
   /** Frozen: routes read it, nothing replaces a member of it. */
@@ -77,6 +81,7 @@ export async function compose({
   callTimings,
   signInSleep,
   pushAgent,
+  operatorNotice = toStandardError,
 }: ComposeOptions): Promise<Composition> {
   const { db } = database;
   // Kept voice lives where every instance reads it (checked before anything else opens); files of
@@ -258,6 +263,7 @@ export async function compose({
     voice,
     floor,
     transmissions,
+    operatorNotice,
   });
   return {
     ctx,

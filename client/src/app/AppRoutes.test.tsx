@@ -74,27 +74,6 @@ describe('signed out', () => {
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
   });
 
-  it('shows no terms notice at all when the server links no Terms or Privacy page', async () => {
-    authUserAnswers(
-      () => Promise.resolve(Response.json({ message: 'Unauthorized' }, { status: 401 })),
-      { billing: true, termsUrl: null, privacyUrl: null },
-    );
-    renderAt('/');
-    await screen.findByRole('button', { name: 'Continue to Sign In' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByText(/Terms of Service|Privacy Policy|you agree/)).toBeNull();
-  });
-
-  it('mentions only the page the server links', async () => {
-    authUserAnswers(
-      () => Promise.resolve(Response.json({ message: 'Unauthorized' }, { status: 401 })),
-      { billing: true, termsUrl: null, privacyUrl: 'https://example.com/privacy' },
-    );
-    renderAt('/');
-    expect(await screen.findByRole('link', { name: 'Privacy Policy' })).toBeTruthy();
-    expect(screen.queryByText(/Terms of Service/)).toBeNull();
-  });
-
   it('shows the Redirecting screen after Continue to Sign In', async () => {
     signedOut();
     renderAt('/');
@@ -172,7 +151,7 @@ describe('signed in', () => {
   });
 
   it('offers no plans and no upgrade buttons on a server without billing', async () => {
-    const familyServer = { billing: false, termsUrl: null, privacyUrl: null };
+    const familyServer = { ...BILLED_WITH_LEGAL_PAGES, billing: false };
     authUserAnswers(() => Promise.resolve(Response.json(ADA)), familyServer);
     renderAt('/upgrade');
     expect(await screen.findByText(/This server has no paid plans/)).toBeTruthy();

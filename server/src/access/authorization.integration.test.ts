@@ -240,6 +240,19 @@ const ROWS: Record<string, Row> = {
     path: () => '/api/config',
     statuses: everyone(200),
   },
+  // The landing's terms notice links them: readable before anyone signs in.
+  'GET /legal/terms': {
+    kind: 'rest',
+    route: 'GET /legal/terms',
+    path: () => '/legal/terms',
+    statuses: everyone(200),
+  },
+  'GET /legal/privacy': {
+    kind: 'rest',
+    route: 'GET /legal/privacy',
+    path: () => '/legal/privacy',
+    statuses: everyone(200),
+  },
   // Without METRICS_TOKEN only this machine reads them; the matrix's clients come through a proxy
   // from addresses of their own, so nobody does (a signed-in session is no key to them).
   'GET /metrics': {
@@ -745,6 +758,14 @@ const ROWS: Record<string, Row> = {
     path: () => '/api/invite/accept',
     json: (f) => ({ token: f.inviteToken }),
     statuses: signedIn(200),
+  },
+  // The page a link opens names its channel and inviter to whoever holds the token (decision 047).
+  'POST /api/invite/preview': {
+    kind: 'rest',
+    route: 'POST /api/invite/preview',
+    path: () => '/api/invite/preview',
+    json: (f) => ({ token: f.inviteToken }),
+    statuses: everyone(200),
   },
   'GET /api/channels/{id}/invites': {
     kind: 'rest',

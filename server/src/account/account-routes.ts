@@ -87,7 +87,7 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     const { database, transmissions, sockets, channelEvents } = ctx;
     await deleteAccount({ db: database.db, transmissions, sockets, channelEvents }, user.id);
     // Two owners deleting themselves at once can both pass the check: never leave it unclaimable.
-    if (user.subscriptionTier === 'superadmin') await prepareOwnerSetup(ctx.database.db, ctx.config.dataDir, request.log);
+    if (user.subscriptionTier === 'superadmin') await prepareOwnerSetup(ctx.database.db, ctx.config.dataDir, request.log, ctx.operatorNotice);
     request.log.info({ userId: user.id }, 'account deleted by its owner');
     const secure = ctx.config.publicUrl.protocol === 'https:';
     reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });

@@ -43,7 +43,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Metering limits and upgrade offers; off on a self-hosted family server (BILLING=off). */
   billing: boolean;
-  /** Links of the landing page's terms notice; absent links are not shown. */
+  /** The operator's own Terms and Privacy pages; absent ones are the server's defaults (legal/). */
   legal: { termsUrl: string | undefined; privacyUrl: string | undefined };
   /**
    * Walkie-talkie transmissions kept for replay: where their audio lives, how long, how much per

@@ -44,11 +44,11 @@ describe('self-hosting switches', () => {
     }
   });
 
-  it('GET /api/config tells signed-out browsers about billing and the legal links', async () => {
+  it('GET /api/config tells signed-out browsers about billing and the legal links (the server\'s own by default)', async () => {
     expect(await (await new TestClient(billed.baseUrl).request('/api/config')).json()).toEqual({
       billing: true,
-      termsUrl: null,
-      privacyUrl: null,
+      termsUrl: `${billed.baseUrl}/legal/terms`,
+      privacyUrl: `${billed.baseUrl}/legal/privacy`,
     });
     expect(await (await new TestClient(family.baseUrl).request('/api/config')).json()).toEqual({
       billing: false,

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
+import { INVALID_INVITE_MESSAGE } from '../../../protocol/invites.js';
 import { findLiveInvite } from './invite-store.js';
 
 /** What accepting an invite touches: the invite and membership, the new member's card, the event. */
@@ -26,7 +27,7 @@ export async function acceptInvite(
   const { db } = deps;
   const added = await db.transaction(async (tx) => {
     const invite = await findLiveInvite(tx, token);
-    if (!invite) throw notFound('This invite link is invalid or has expired');
+    if (!invite) throw notFound(INVALID_INVITE_MESSAGE);
     const door = { kind: 'invite', mintedAt: invite.createdAt } as const;
     return {
       channelId: invite.channelId,

@@ -5,7 +5,10 @@ import {
   channelInviteParamsSchema,
   generateInviteBodySchema,
   generateInviteQuerySchema,
+  INVALID_INVITE_MESSAGE,
   INVITES_PER_HOUR,
+  invitePreviewBodySchema,
+  type InvitePreview,
   type AcceptInviteResponse,
   type InviteResponse,
 } from '../../../protocol/invites.js';
@@ -21,6 +24,7 @@ import { notFound, tooManyRequests } from '../http/errors.js';
 import { acceptInvite } from './accept-invite.js';
 import { channelInvites } from './invite-list.js';
 import { createInvite, revokeInvite } from './invite-store.js';
+import { previewInvite } from './invite-preview.js';
 import { inviteUrl } from './invite-token.js';
 
 /** A new link to the channel for one of its members (or a superadmin), counted per person and hour. */
@@ -60,6 +64,19 @@ export function registerInviteRoutes(app: FastifyInstance): void {
     const channelId = await acceptInvite({ db: database.db, presence, channelEvents }, user.id, token);
     return { channelId } satisfies AcceptInviteResponse;
   });
+
+  // The page an invite link opens names the channel and its inviter, before sign-in (decision 047):
+  // only to the token's holder, so it is a POST (the token stays out of logged URLs), per address.
+  app.post(
+    API_PATHS.invitePreview,
+    { config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request) => {
+      const { token } = invitePreviewBodySchema.parse(request.body);
+      const preview = await previewInvite(ctx.database.db, token);
+      if (!preview) throw notFound(INVALID_INVITE_MESSAGE);
+      return preview satisfies InvitePreview;
+    },
+  );
 
   app.get(API_PATHS.channelInvites, async (request) => {
     const { id } = channelParamsSchema.parse(request.params);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelMember } from '../../../protocol/channels.js';
-import type { ChannelInvite, InviteResponse } from '../../../protocol/invites.js';
+import type { ChannelInvite, InvitePreview, InviteResponse } from '../../../protocol/invites.js';
 import {
   addToChannel,
   body,
@@ -12,7 +12,8 @@ import {
   signInOwner,
 } from '../testing/people.js';
 import type { ChannelChanged } from '../../../protocol/sockets.js';
-import { invites } from '../db/schema.js';
+import { invites, users } from '../db/schema.js';
+import { TestClient } from '../testing/http-client.js';
 import { channelTopic } from '../realtime/bus.js';
 import { BusWatcher } from '../testing/bus-watcher.js';
 import { testDatabases } from '../testing/test-databases.js';
@@ -156,6 +157,75 @@ describe.each(testDatabases())('invites on $name', (database) => {
     expect((await accept(newcomer, token)).status).toBe(404);
   });
 
+});
+
+describe.each(testDatabases())('the page an invite link opens, on $name', (database) => {
+  let server: TestServer;
+  let admin: Person, member: Person;
+  let channelId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer(await database.open());
+    const owner = await signInOwner(server, 'Sue Super', 'sue@example.com');
+    admin = await signIn(server, 'Ann Admin', 'ann@example.com');
+    member = await signIn(server, 'Mo Member', 'mo@example.com');
+    await setTier(owner, admin, 'admin');
+    channelId = await createChannel(admin, 'Family Room');
+    await addToChannel(admin, channelId, member);
+  });
+  afterAll(async () => {
+    await server.close();
+    await server.database.close();
+  });
+
+  const mint = async (person: Person, id = channelId) => {
+    const response = await person.client.request('/api/invite/generate', { method: 'POST', json: { channelId: id } });
+    return new URL((await body<InviteResponse>(response)).inviteUrl).searchParams.get('invite')!;
+  };
+  /** As the landing asks it: signed out, from our own page. */
+  const preview = (token: unknown) =>
+    new TestClient(server.baseUrl).request('/api/invite/preview', { method: 'POST', json: { token } });
+  const members = async () =>
+    (await body<ChannelMember[]>(await admin.client.request(`/api/channels/${channelId}/members`))).length;
+
+  it('tells the holder of a link, before sign-in, which channel and who invited them', async () => {
+    const before = await members();
+    const response = await preview(await mint(member));
+    expect(response.status).toBe(200);
+    expect(await body<InvitePreview>(response)).toEqual({ channelName: 'Family Room', inviterName: 'Mo Member' });
+    // Looking is not joining.
+    expect(await members()).toBe(before);
+  });
+
+  it('never shows the inviter’s e-mail: a nameless inviter is "Someone"', async () => {
+    const token = await mint(member);
+    await server.database.db.update(users).set({ firstName: null, lastName: null }).where(eq(users.id, member.id));
+    const response = await preview(token);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ channelName: 'Family Room', inviterName: 'Someone' });
+    expect(text).not.toContain('mo@example.com');
+  });
+
+  it('says nothing without a live token: unknown, expired, a deleted channel, or none', async () => {
+    const unknown = await preview('x'.repeat(43));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: 'This invite link is invalid or has expired' });
+
+    const expired = await mint(admin);
+    await server.database.db
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.tokenHash, hashInviteToken(expired)));
+    expect((await preview(expired)).status).toBe(404);
+
+    const doomed = await createChannel(admin, 'Short Lived');
+    const orphan = await mint(admin, doomed);
+    await admin.client.request(`/api/channels/${doomed}`, { method: 'DELETE' });
+    expect((await preview(orphan)).status).toBe(404);
+
+    expect((await preview('')).status).toBe(400);
+    expect((await preview(undefined)).status).toBe(400);
+  });
 });
 
 describe.each(testDatabases())('invites after removal, revoking and caps on $name', (database) => {

@@ -81,6 +81,9 @@ describe.each(testDatabases())('what the log never says, on $name', (database) =
     const token = new URL(invite.inviteUrl).searchParams.get('invite')!;
     secrets.push(token);
     await carol.request(`/?channel=${channelId}&invite=${encodeURIComponent(token)}`);
+    // The page the link opens asks, signed out, which channel and who invited (decision 047).
+    const preview = await new TestClient(server.baseUrl).request('/api/invite/preview', { method: 'POST', json: { token } });
+    expect(preview.status).toBe(200);
     expect(
       (await carol.request('/api/invite/accept', { method: 'POST', json: { token } })).status,
     ).toBe(200);

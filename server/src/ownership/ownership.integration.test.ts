@@ -90,6 +90,47 @@ describe.each(testDatabases())('claiming a fresh server on $name', (database) =>
   });
 });
 
+describe('the setup code for the operator', () => {
+  const start = async (logLevel: string) => {
+    const notices: string[] = [];
+    const log: string[] = [];
+    const server = await startTestServer(
+      await testDatabases()[0]!.open(),
+      { LOG_LEVEL: logLevel },
+      { logStream: { write: (line: string) => void log.push(line) }, operatorNotice: (text) => void notices.push(text) },
+    );
+    const code = (await readFile(setupCodeFile(server.config.dataDir), 'utf8')).trim();
+    await server.close();
+    await server.database.close();
+    return { notices, log, code, file: setupCodeFile(server.config.dataDir) };
+  };
+
+  it('is printed as a plain framed banner beside its JSON log line', async () => {
+    const { notices, log, code, file } = await start('info');
+    expect(notices).toHaveLength(1);
+    const lines = notices[0]!.trim().split('\n');
+    // A box: a rule above and below, every line between framed at the same width.
+    expect(lines[0]).toMatch(/^\+-+\+$/);
+    expect(lines.at(-1)).toBe(lines[0]);
+    for (const line of lines.slice(1, -1)) {
+      expect(line).toMatch(/^\| {2}.* {2}\|$/);
+      expect(line).toHaveLength(lines[0]!.length);
+    }
+    expect(notices[0]).toContain(`This server has no owner yet. Owner setup code: ${code}`);
+    expect(notices[0]).toContain('"Claim this server"');
+    expect(notices[0]).toContain(file);
+    // The log keeps README's line (a JSON record, as production writes it).
+    const record = log.map((line) => JSON.parse(line) as { msg?: string }).find((r) => r.msg?.includes(code));
+    expect(record?.msg).toContain(`This server has no owner yet. Owner setup code: ${code} — sign in`);
+  });
+
+  it('is printed even when the log shows errors only', async () => {
+    const { notices, log, code } = await start('error');
+    expect(notices.join('')).toContain(`Owner setup code: ${code}`);
+    expect(log.join('')).not.toContain(code);
+  });
+});
+
 describe.each(testDatabases())('a deployment whose DATA_DIR does not exist yet, on $name', (database) => {
   it('still writes the setup code file there', async () => {
     // SESSION_SECRET given (several instances share one): nothing else creates the folder first.

@@ -34,7 +34,15 @@ export async function freePort(): Promise<number> {
 export async function startTestServer(
   database: DatabaseHandle,
   env: Record<string, string> = {},
-  options: { logStream?: DestinationStream; signInSleep?: (ms: number) => Promise<void>; pushAgent?: HttpsAgent } = {},
+  options: {
+    logStream?: DestinationStream;
+    signInSleep?: (ms: number) => Promise<void>;
+    pushAgent?: HttpsAgent;
+    /** Serve this folder as the built client (an index.html and assets), as production serves dist/client. */
+    clientRoot?: string;
+    /** Receives the server's plain notices for its operator (ignored unless given). */
+    operatorNotice?: (text: string) => void;
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -50,11 +58,13 @@ export async function startTestServer(
   const app = await buildApp({
     config,
     database,
-    serveClient: false,
+    serveClient: options.clientRoot !== undefined,
+    clientRoot: options.clientRoot,
     logger: false,
     logStream: options.logStream,
     signInSleep: options.signInSleep,
     pushAgent: options.pushAgent,
+    operatorNotice: options.operatorNotice ?? (() => undefined),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, config, database, baseUrl, close: () => app.close() };

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -9,13 +9,29 @@ const REPO_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/server/'
 
 const isApiPath = (url: string) => /^\/(api|oidc|ws|rtc)(\/|$|\?)/.test(url);
 
+/** `/settings`, `/` or `/x/y?z=1`: an address of the app, not a file (no extension in its last segment). */
+const isAppAddress = (url: string) => !/\.[^/]*$/.test(url.split(/[?#]/)[0] ?? url);
+
+/**
+ * Whether an unmatched request gets the app's page: a GET or HEAD outside the API that is an app
+ * address (whatever it accepts: curl sends `*\/*`, uptime monitors often nothing) or that asks for
+ * HTML. A missing file (`/assets/old-chunk.js`) stays a 404, so a stale script never runs HTML.
+ */
+export function answersWithApp(method: string, url: string, accept: string | undefined): boolean {
+  if ((method !== 'GET' && method !== 'HEAD') || isApiPath(url)) return false;
+  return isAppAddress(url) || (accept?.includes('text/html') ?? false);
+}
+
 /**
  * Serves the React app: the production build from dist/client, or — with `npm run dev` — Vite in
  * middleware mode with hot reload. Unknown non-API paths get index.html so client routes work.
  */
-export async function registerClientAssets(app: FastifyInstance, dev: boolean): Promise<void> {
+export async function registerClientAssets(
+  app: FastifyInstance,
+  dev: boolean,
+  root = join(REPO_ROOT, 'dist', 'client'),
+): Promise<void> {
   if (dev) return registerViteDevServer(app);
-  const root = join(REPO_ROOT, 'dist', 'client');
   const indexFile = join(root, 'index.html');
   if (!existsSync(indexFile)) {
     throw new Error(`The client is not built (${indexFile} missing): run "npm run build" or "npm start".`);
@@ -27,13 +43,13 @@ export async function registerClientAssets(app: FastifyInstance, dev: boolean): 
     index: false,
     // Hashed build assets never change; everything else (sw.js, manifest, icons) is revalidated.
     setHeaders: (reply, path) => {
-      const immutable = path.includes(join('dist', 'client', 'assets'));
+      const immutable = path.startsWith(join(root, 'assets') + sep);
       void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   const indexHtml = readFileSync(indexFile, 'utf8');
   app.setNotFoundHandler((request, reply) => {
-    if (request.method !== 'GET' || isApiPath(request.url) || !request.headers.accept?.includes('text/html')) {
+    if (!answersWithApp(request.method, request.url, request.headers.accept)) {
       return reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
     }
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);

@@ -1,15 +1,23 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
+import { useSearch } from 'wouter';
 import { LogIn } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { Logo } from '../../ui/Logo';
+import { inviteTokenOf } from '../invites/invite-link-token';
 import { Benefits } from './Benefits';
 import { RedirectingScreen } from './RedirectingScreen';
 import { startSignIn } from './sign-in';
 import { TermsNotice } from './TermsNotice';
 
+// Loaded only on the page an invite link opens: other visitors do not download it.
+const InviteWelcome = lazy(() =>
+  import('../invites/InviteWelcome').then((m) => ({ default: m.InviteWelcome })),
+);
+
 /** What signed-out visitors see on every app route (spec §2, §6). */
 export function SignInLanding() {
   const [redirecting, setRedirecting] = useState(false);
+  const invited = inviteTokenOf(useSearch()) !== null;
 
   if (redirecting) return <RedirectingScreen />;
 
@@ -38,6 +46,11 @@ export function SignInLanding() {
             </p>
           </div>
           <div className="grid gap-3 sm:max-w-sm">
+            {invited ? (
+              <Suspense fallback={null}>
+                <InviteWelcome />
+              </Suspense>
+            ) : null}
             <Button size="lg" className="w-full" onClick={continueToSignIn}>
               <LogIn aria-hidden="true" />
               Continue to Sign In

@@ -1,4 +1,10 @@
+import { Suspense, lazy } from 'react';
 import { RadioTower } from 'lucide-react';
+
+// Only a server nobody owns yet shows it: its code loads with this prompt, not with the main screen.
+const ClaimServerPointer = lazy(() =>
+  import('../settings/ClaimServerPointer').then((m) => ({ default: m.ClaimServerPointer })),
+);
 
 export type NoChannelPromptProps = { isAdmin: boolean };
 
@@ -22,6 +28,9 @@ export function NoChannelPrompt({ isAdmin }: NoChannelPromptProps) {
             : 'Ask a channel admin to add you, or open an invite link.'}
         </p>
       </div>
+      <Suspense fallback={null}>
+        <ClaimServerPointer />
+      </Suspense>
     </section>
   );
 }
