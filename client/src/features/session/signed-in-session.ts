@@ -7,6 +7,7 @@ import { currentChannel } from '../channels/current-channel';
 import { rememberLastChannel } from '../channels/last-channel';
 import { holdControl } from '../presence/hold-control';
 import { playPokeSound, vibrateForPoke } from '../presence/poke-alert';
+import { idleWarningStore } from '../presence/idle-warning';
 import { presenceStore } from '../presence/presence-store';
 import { startPresenceRuntime } from '../presence/presence-runtime';
 import { loadHeadsetTalk, loadTalkMode } from '../presence/talk-mode';
@@ -64,6 +65,7 @@ export function startSignedInSession(user: User): () => void {
       wakeLock: (navigator as Navigator & { wakeLock?: WakeLockApi }).wakeLock,
       mediaSession: 'mediaSession' in navigator ? navigator.mediaSession : undefined,
       pokes: { sound: playPokeSound, vibrate: vibrateForPoke },
+      idleWarning: idleWarningStore,
     }),
     startChannelAudio({
       queryClient,
