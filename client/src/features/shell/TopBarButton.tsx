@@ -46,5 +46,11 @@ export function TopBarButton({
       <span className="truncate">{label}</span>
     </button>
   );
-  return hint ? <Hint content={hint}>{button}</Hint> : button;
+  return hint ? (
+    <Hint content={hint} side="bottom">
+      {button}
+    </Hint>
+  ) : (
+    button
+  );
 }
