@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { cardOf, twoMembersInOneChannel, userIdOf } from './support/channel-setup';
 import { expect, test, type SignedInUser } from './support/fixtures';
 
@@ -64,6 +65,83 @@ test('a hidden page is idle: it stops speaking, and speaks again when shown', as
 
   await setHidden(a.page, false);
   await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+  await closeAll(a, b);
+});
+
+/** The phone and desktop pictures of what `page` shows now, named after `name`. */
+async function snapBothSizes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`) });
+  }
+}
+
+const STOPPED_LISTENING = 'You stopped listening to save minutes — tap to listen again';
+
+/** A user's click where `target` is: the mouse moves there and presses, whatever then lies under it. */
+async function clickWhere(page: Page, target: ReturnType<Page['getByRole']>): Promise<void> {
+  const box = await target.boundingBox();
+  expect(box).not.toBeNull();
+  await page.mouse.click(box!.x + box!.width / 2, box!.y + box!.height / 2);
+}
+
+// Free users idle after the spec's minute without input; the page shows it coming and after.
+// Real time, no clock tricks: the voice connection's own timers run as they would for a user.
+test('idling is announced 10 s before, and after it one tap listens again', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const { a, b } = await twoMembersInOneChannel(browser, baseURL!);
+  const aOnB = cardOf(b.page, a.person.name);
+  const warning = a.page.getByText("You'll stop listening in 10 s to save minutes", {
+    exact: true,
+  });
+  const keepListening = a.page.getByRole('button', { name: 'Keep listening' });
+  const listenAgain = a.page.getByRole('button', { name: STOPPED_LISTENING });
+
+  await a.page.getByRole('button', { name: /Tap to connect/ }).click();
+  const onlineAt = Date.now();
+  await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+
+  // Nothing is said until the last 10 s of the minute.
+  await expect(warning).toBeHidden();
+  await expect(warning).toBeVisible({ timeout: 60_000 });
+  expect(Date.now() - onlineAt).toBeGreaterThan(45_000);
+  await expect(keepListening).toBeVisible();
+  expect(await seriousViolations(a.page)).toEqual([]);
+  await snapBothSizes(a.page, testInfo, 'idle-warning');
+
+  // Left alone, the tab stops listening at the minute, and says so.
+  await expect(listenAgain).toBeVisible({ timeout: 15_000 });
+  await expect(warning).toBeHidden();
+  await expect(a.page.getByText('Idle - Saving Minutes', { exact: true })).toBeVisible();
+  await expect(aOnB).toContainText('Idle');
+  expect(await seriousViolations(a.page)).toEqual([]);
+  await snapBothSizes(a.page, testInfo, 'idle-stopped');
+
+  // One tap: listening again, heard again.
+  // The pointer arriving is input already (spec §4); the press then lands on the confirmation.
+  await clickWhere(a.page, listenAgain);
+  await expect(a.page.getByText('Listening again', { exact: true })).toBeVisible();
+  await expect(listenAgain).toBeHidden();
+  await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+  const resumedAt = Date.now();
+
+  // Keep listening, pressed during the next warning, keeps the user listening past the minute.
+  await expect(keepListening).toBeVisible({ timeout: 60_000 });
+  await clickWhere(a.page, keepListening);
+  const keptAt = Date.now();
+  await expect(a.page.getByText('Still listening', { exact: true })).toBeVisible();
+  await expect(warning).toBeHidden();
+  // Past the minute from the resume (and short of a minute from the press): still listening.
+  await a.page.waitForTimeout(Math.max(0, resumedAt + 62_000 - Date.now()));
+  expect(Date.now() - keptAt).toBeLessThan(50_000);
+  await expect(listenAgain).toBeHidden();
+  await expect(aOnB).toContainText('Speaking');
   await closeAll(a, b);
 });
 

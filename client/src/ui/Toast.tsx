@@ -7,8 +7,11 @@ import type { ToastVariant } from './toast-store';
 export const ToastProvider = ToastPrimitive.Provider;
 
 /**
- * Bottom of the screen, clear of the home indicator: on phones a toast at the top covered the top
- * bar (Settings, Logout). Bottom right from `sm`; at most 420 px wide from `md` (spec §2).
+ * Where toasts show. On phones, just under the top bar (its height is the `--top-bar-height`
+ * variable the top bar keeps up to date; 0 on screens without one): at the bottom they covered the
+ * member list, and at the very top the top bar (Settings, Logout). From `sm`, bottom right, clear
+ * of the home indicator; at most 420 px wide from `md` (spec §2). The empty viewport lets taps
+ * through to what lies under it.
  */
 export function ToastViewport({
   className,
@@ -17,8 +20,8 @@ export function ToastViewport({
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        'fixed right-0 bottom-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 outline-none',
-        'pb-[max(1rem,env(safe-area-inset-bottom))] md:max-w-[420px]',
+        'pointer-events-none fixed top-[var(--top-bar-height,0px)] right-0 z-[100] flex max-h-dvh w-full flex-col gap-2 px-3 pt-2 outline-none',
+        'sm:top-auto sm:bottom-0 sm:p-4 sm:pb-[max(1rem,env(safe-area-inset-bottom))] md:max-w-[420px]',
         className,
       )}
       {...props}

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearChannelEntry, readChannelEntry } from './channel-entry';
+import { clearChannelEntry, connectedDescription, readChannelEntry } from './channel-entry';
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -37,5 +37,16 @@ describe('clearChannelEntry', () => {
     );
     expect(sessionStorage.getItem('invitedChannelId')).toBeNull();
     expect(sessionStorage.getItem('inviteToken')).toBeNull();
+  });
+});
+
+describe('connectedDescription', () => {
+  it('names the channel and says the user is not hearing it yet', () => {
+    expect(connectedDescription('Family')).toBe(
+      'You are in Family, offline. Go online to listen and talk.',
+    );
+    expect(connectedDescription(undefined)).toBe(
+      'You are in the channel, offline. Go online to listen and talk.',
+    );
   });
 });

@@ -45,3 +45,11 @@ export function clearChannelEntry(storage: Storage, location: Location, history:
     `${location.pathname}${search ? `?${search}` : ''}${location.hash}`,
   );
 }
+
+/**
+ * The "Connected to channel" toast's description: which channel, and that the user does not hear
+ * it yet. The toast shows as the page opens, before anyone can have gone online (decision 048).
+ */
+export function connectedDescription(channelName: string | undefined): string {
+  return `You are in ${channelName ?? 'the channel'}, offline. Go online to listen and talk.`;
+}

@@ -6,7 +6,7 @@ import { acceptInviteResponseSchema } from '../../../../protocol/invites';
 import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { useAuth } from '../auth/useAuth';
-import { clearChannelEntry, readChannelEntry } from './channel-entry';
+import { clearChannelEntry, connectedDescription, readChannelEntry } from './channel-entry';
 import { invalidateChannelQueries, userChannelsKey } from './channel-queries';
 import { getCurrentChannelId, setCurrentChannelId } from './current-channel';
 import { chooseInitialChannel } from './initial-channel';
@@ -28,10 +28,18 @@ function redeemInvite(token: string): Promise<number> {
   return pending;
 }
 
-function connected(channelId: number): void {
+/**
+ * Spec §2's "Connected to channel" after an invite or a channel link. This runs as the page opens,
+ * when the user is always still OFFLINE (not hearing the channel): the description says so
+ * (decision 048).
+ */
+function connected(channelId: number, channelName: string | undefined): void {
   setCurrentChannelId(channelId);
   clearChannelEntry(window.sessionStorage, window.location, window.history);
-  toast({ title: 'Connected to channel' });
+  toast({
+    title: 'Connected to channel',
+    description: connectedDescription(channelName),
+  });
 }
 
 /**
@@ -64,7 +72,10 @@ export function useChannelEntry(): void {
       .then(async (channelId) => {
         await invalidateChannelQueries(queryClient, channelId);
         entryDone.current = true;
-        connected(channelId);
+        const joined = queryClient
+          .getQueryData<Channel[]>(userChannelsKey(user.id))
+          ?.find((channel) => channel.id === channelId);
+        connected(channelId, joined?.name);
       })
       .catch((error: unknown) => {
         entryDone.current = true;
@@ -106,7 +117,8 @@ export function useChannelEntry(): void {
       lastChannelId: readLastChannel(userId),
       conversations: (direct ?? []).map((conversation) => conversation.channel),
     });
-    if (requested !== null && chosen === requested) connected(chosen);
+    if (requested !== null && chosen === requested)
+      connected(chosen, list.find((channel) => channel.id === chosen)?.name);
     else {
       clearChannelEntry(window.sessionStorage, window.location, window.history);
       setCurrentChannelId(chosen);

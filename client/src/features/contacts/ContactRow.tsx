@@ -5,6 +5,8 @@ import { displayName, type User } from '../../../../protocol/user';
 import { Badge } from '../../ui/Badge';
 import { BusyIcon } from '../../ui/BusyIcon';
 import { Button } from '../../ui/Button';
+import { Hint } from '../../ui/Hint';
+import { TruncatedText } from '../../ui/TruncatedText';
 import { callController } from '../calls/call-runtime';
 import { markMissedCallsSeen, useMissedCalls } from '../calls/useCallHistory';
 import { CONVERSATION_TEXTS, openConversation } from '../channels/open-conversation';
@@ -38,11 +40,12 @@ export function ContactRow({
   const change = useContactChange();
   // Contacts are added by e-mail (spec §3); someone without one can only be called.
   const canChange = isContact || Boolean(user.email);
+  const changeLabel = isContact ? `Remove ${name} from contacts` : `Add ${name} to contacts`;
   return (
     <li className="flex items-center gap-2 rounded-lg px-2 py-1.5 hover:bg-accent/60">
       <UserAvatar name={name} imageUrl={user.profileImageUrl} />
       <div className="grid min-w-0 flex-1 gap-0.5">
-        <span className="truncate text-sm font-medium">{name}</span>
+        <TruncatedText text={name} className="text-sm font-medium" />
         {user.email && user.email !== name ? (
           <span className="truncate text-xs text-muted-foreground">{user.email}</span>
         ) : null}
@@ -66,52 +69,57 @@ export function ContactRow({
         ) : null}
       </div>
       {canChange ? (
+        <Hint content={changeLabel}>
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={changeLabel}
+            disabled={change.isPending}
+            className="text-muted-foreground"
+            onClick={() => change.mutate({ user, add: !isContact })}
+          >
+            {change.isPending ? (
+              <BusyIcon />
+            ) : isContact ? (
+              <UserMinus aria-hidden="true" />
+            ) : (
+              <UserPlus aria-hidden="true" />
+            )}
+          </Button>
+        </Hint>
+      ) : null}
+      <Hint content={CONVERSATION_TEXTS.talk(name)}>
         <Button
           size="icon"
           variant="ghost"
-          aria-label={isContact ? `Remove ${name} from contacts` : `Add ${name} to contacts`}
-          disabled={change.isPending}
-          className="text-muted-foreground"
-          onClick={() => change.mutate({ user, add: !isContact })}
+          aria-label={CONVERSATION_TEXTS.talk(name)}
+          disabled={opening}
+          className="text-primary"
+          onClick={() => {
+            setOpening(true);
+            void openConversation(queryClient, user.id).then((opened) => {
+              setOpening(false);
+              if (opened) onTalk?.();
+            });
+          }}
         >
-          {change.isPending ? (
-            <BusyIcon />
-          ) : isContact ? (
-            <UserMinus aria-hidden="true" />
-          ) : (
-            <UserPlus aria-hidden="true" />
-          )}
+          {opening ? <BusyIcon /> : <RadioTower aria-hidden="true" />}
         </Button>
-      ) : null}
-      <Button
-        size="icon"
-        variant="ghost"
-        aria-label={CONVERSATION_TEXTS.talk(name)}
-        title={CONVERSATION_TEXTS.talk(name)}
-        disabled={opening}
-        className="text-primary"
-        onClick={() => {
-          setOpening(true);
-          void openConversation(queryClient, user.id).then((opened) => {
-            setOpening(false);
-            if (opened) onTalk?.();
-          });
-        }}
-      >
-        {opening ? <BusyIcon /> : <RadioTower aria-hidden="true" />}
-      </Button>
-      <Button
-        size="icon"
-        variant="ghost"
-        aria-label={`Call ${name}`}
-        className="text-primary"
-        onClick={() => {
-          markMissedCallsSeen(user.id);
-          callController.place(user);
-        }}
-      >
-        <Phone aria-hidden="true" />
-      </Button>
+      </Hint>
+      <Hint content={`Call ${name}`}>
+        <Button
+          size="icon"
+          variant="ghost"
+          aria-label={`Call ${name}`}
+          className="text-primary"
+          onClick={() => {
+            markMissedCallsSeen(user.id);
+            callController.place(user);
+          }}
+        >
+          <Phone aria-hidden="true" />
+        </Button>
+      </Hint>
     </li>
   );
 }

@@ -8,6 +8,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
 import { useConversations } from '../channels/useConversations';
 import { useUsers } from '../channels/useUsers';
+import { hasContactPicker } from '../invites/contact-picker';
 import { TopBarButton } from '../shell/TopBarButton';
 import { ContactRow } from './ContactRow';
 import { useContacts } from './useContacts';
@@ -51,15 +52,18 @@ function ContactsPanel({ onTalk }: { onTalk: () => void }) {
     <div className="grid gap-2">
       <div className="flex items-center justify-between gap-2 px-2 pt-1">
         <h2 className="text-sm font-semibold">Contacts</h2>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={importContacts.isPending}
-          onClick={() => importContacts.mutate()}
-        >
-          {importContacts.isPending ? <BusyIcon /> : <UserPlus aria-hidden="true" />}
-          Import
-        </Button>
+        {/* Import needs the device's contact picker; without one it could only say "Not supported". */}
+        {hasContactPicker() ? (
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={importContacts.isPending}
+            onClick={() => importContacts.mutate()}
+          >
+            {importContacts.isPending ? <BusyIcon /> : <UserPlus aria-hidden="true" />}
+            Import
+          </Button>
+        ) : null}
       </div>
       {users.isLoading ? (
         <Spinner label="Loading contacts" className="justify-center py-4" />

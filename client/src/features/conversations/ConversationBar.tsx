@@ -3,6 +3,8 @@ import { ArrowLeft } from 'lucide-react';
 import type { Conversation } from '../../../../protocol/conversations';
 import { displayName } from '../../../../protocol/user';
 import { Button } from '../../ui/Button';
+import { Hint } from '../../ui/Hint';
+import { TruncatedText } from '../../ui/TruncatedText';
 import { useAuth } from '../auth/useAuth';
 import { setCurrentChannelId } from '../channels/current-channel';
 import { MemberList } from '../members/MemberList';
@@ -35,18 +37,20 @@ export function ConversationBar({ conversation }: { conversation: Conversation }
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <div className="flex min-w-[12rem] flex-1 items-center gap-2">
-          <Button
-            size="icon"
-            variant="ghost"
-            aria-label={CONVERSATION_TEXTS.backLabel}
-            onClick={() => setCurrentChannelId(conversationReturn())}
-          >
-            <ArrowLeft aria-hidden="true" />
-          </Button>
+          <Hint content={CONVERSATION_TEXTS.backLabel}>
+            <Button
+              size="icon"
+              variant="ghost"
+              aria-label={CONVERSATION_TEXTS.backLabel}
+              onClick={() => setCurrentChannelId(conversationReturn())}
+            >
+              <ArrowLeft aria-hidden="true" />
+            </Button>
+          </Hint>
           <UserAvatar name={name} imageUrl={conversation.user.profileImageUrl} />
           <div className="grid min-w-0">
-            <h2 id="channel-bar-title" className="truncate text-base font-semibold">
-              {name}
+            <h2 id="channel-bar-title" className="min-w-0 text-base font-semibold">
+              <TruncatedText text={name} />
             </h2>
             <p className="text-xs text-muted-foreground">{CONVERSATION_TEXTS.subtitle}</p>
           </div>

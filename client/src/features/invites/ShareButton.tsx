@@ -1,6 +1,5 @@
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useId, useState } from 'react';
 import { Share2 } from 'lucide-react';
-import { toast } from '../../ui/toast-store';
 import { useCurrentChannel } from '../channels/current-channel';
 import { useConversation } from '../channels/useConversations';
 import { TopBarButton } from '../shell/TopBarButton';
@@ -8,35 +7,49 @@ import { TopBarButton } from '../shell/TopBarButton';
 // The dialog's code loads when it first opens.
 const ShareDialog = lazy(() => import('./ShareDialog').then((m) => ({ default: m.ShareDialog })));
 
-/** The top bar's Share (spec §2): the invite-link dialog, or the spec's note without a channel. */
+/** Why Share has nothing to share (decision 048: it says so on the button, not in a toast). */
+export const SHARE_UNAVAILABLE = {
+  noChannel: 'Select a channel to share its invite link',
+  conversation: 'A conversation with one person has no invite link',
+} as const;
+
+/**
+ * The top bar's Share (spec §2): the invite-link dialog. Without a channel, or in a direct
+ * conversation, it is disabled and its tooltip and description say why.
+ */
 export function ShareButton() {
   const { channelId } = useCurrentChannel();
   const [open, setOpen] = useState(false);
   const [used, setUsed] = useState(false);
   const conversation = useConversation(channelId);
-
-  const openDialog = () => {
-    if (channelId === null) {
-      toast({
-        title: 'No channel selected',
-        description: 'Please select a channel first before inviting members',
-      });
-      return;
-    }
-    if (conversation) {
-      toast({
-        title: 'Nothing to share',
-        description: 'A conversation with one person has no invite link',
-      });
-      return;
-    }
-    setUsed(true);
-    setOpen(true);
-  };
+  const reasonId = useId();
+  const unavailable =
+    channelId === null
+      ? SHARE_UNAVAILABLE.noChannel
+      : conversation
+        ? SHARE_UNAVAILABLE.conversation
+        : null;
 
   return (
     <>
-      <TopBarButton icon={Share2} label="Share" onClick={openDialog} aria-haspopup="dialog" />
+      <TopBarButton
+        icon={Share2}
+        label="Share"
+        hint={unavailable ?? undefined}
+        aria-haspopup="dialog"
+        aria-disabled={unavailable ? true : undefined}
+        aria-describedby={unavailable ? reasonId : undefined}
+        onClick={() => {
+          if (unavailable) return;
+          setUsed(true);
+          setOpen(true);
+        }}
+      />
+      {unavailable ? (
+        <span id={reasonId} hidden>
+          {unavailable}
+        </span>
+      ) : null}
       {used && channelId !== null ? (
         <Suspense fallback={null}>
           <ShareDialog channelId={channelId} open={open} onOpenChange={setOpen} />

@@ -16,6 +16,14 @@ export function contactPicker(): ContactsManager | null {
     : null;
 }
 
+/**
+ * Whether this browser can pick contacts at all. Import and Invite are not offered where it
+ * cannot (desktop browsers): a button that can only answer "Not supported" is noise (decision 048).
+ */
+export function hasContactPicker(): boolean {
+  return contactPicker() !== null;
+}
+
 export type PickResult =
   | { kind: 'unsupported' }
   | { kind: 'cancelled' }

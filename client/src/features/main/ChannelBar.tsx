@@ -1,6 +1,7 @@
 import { Suspense, lazy, useState } from 'react';
 import { Hash, RadioTower, UserPlus } from 'lucide-react';
 import { Button } from '../../ui/Button';
+import { TruncatedText } from '../../ui/TruncatedText';
 import { useAuth } from '../auth/useAuth';
 import { InviteButton } from '../invites/InviteButton';
 import { MemberList } from '../members/MemberList';
@@ -50,8 +51,8 @@ export function ChannelBar({ channelId }: { channelId: number }) {
             <Hash aria-hidden="true" className="size-5" />
           </span>
           <div className="grid min-w-0">
-            <h2 id="channel-bar-title" className="truncate text-base font-semibold">
-              {name}
+            <h2 id="channel-bar-title" className="min-w-0 text-base font-semibold">
+              <TruncatedText text={name} />
             </h2>
             <p className="text-xs text-muted-foreground">{memberCountText(count)}</p>
           </div>

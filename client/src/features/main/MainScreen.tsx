@@ -10,6 +10,7 @@ import { ShareButton } from '../invites/ShareButton';
 import { Hash, Users } from 'lucide-react';
 import { AppLayout } from '../shell/AppLayout';
 import { DeferredTopBarMenu } from '../shell/DeferredTopBarMenu';
+import { IdleNotice } from '../presence/IdleNotice';
 import { UsageAlertBanner } from '../usage/UsageAlertBanner';
 import { mayHoldTapTarget } from '../notifications/tap-query';
 import { NoChannelPrompt } from './NoChannelPrompt';
@@ -75,6 +76,7 @@ export function MainScreen() {
           )}
         </div>
       )}
+      <IdleNotice />
     </AppLayout>
   );
 }

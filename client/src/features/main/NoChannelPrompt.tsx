@@ -9,6 +9,12 @@ const ClaimServerPointer = lazy(() =>
 export type NoChannelPromptProps = { isAdmin: boolean };
 
 /**
+ * A non-admin's heading without a channel. Not the spec's "No channel selected": that is the title
+ * of the toast the invite flow shows, and the two read as one message (decision 048).
+ */
+export const NO_CHANNEL_HEADING = 'You are not in a channel yet';
+
+/**
  * Shown with no current channel. Admins get the spec's "Please select a channel to start" (they have
  * no automatic default); others only land here without any channel, so they are told how to get one.
  */
@@ -20,7 +26,7 @@ export function NoChannelPrompt({ isAdmin }: NoChannelPromptProps) {
       </span>
       <div className="grid gap-1">
         <h1 className="text-xl font-semibold">
-          {isAdmin ? 'Please select a channel to start' : 'No channel selected'}
+          {isAdmin ? 'Please select a channel to start' : NO_CHANNEL_HEADING}
         </h1>
         <p className="max-w-sm text-sm text-muted-foreground">
           {isAdmin

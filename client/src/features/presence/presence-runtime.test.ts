@@ -5,6 +5,7 @@ import { createQueryClient } from '../../lib/query-client';
 import { fakeChannelSocket, type FakeWebSocket } from '../../testing/fake-websocket';
 import { channelMembersKey } from '../channels/channel-queries';
 import { createHoldControl } from './hold-control';
+import { IdleWarningStore } from './idle-warning';
 import type { Toast } from './online-state';
 import { startPresenceRuntime } from './presence-runtime';
 import { PresenceStore } from './presence-store';
@@ -75,6 +76,7 @@ function setup(options: { channelId?: number | null; tier?: 'free' | 'admin' } =
     },
   };
   const pokes = { sound: vi.fn(() => Promise.resolve()), vibrate: vi.fn() };
+  const idleWarning = new IdleWarningStore();
   socket.open();
   const stop = startPresenceRuntime({
     store,
@@ -88,6 +90,7 @@ function setup(options: { channelId?: number | null; tier?: 'free' | 'admin' } =
     wakeLock: undefined,
     mediaSession,
     pokes,
+    idleWarning,
   });
   const ws = (): FakeWebSocket => last();
   const sent = () =>
@@ -107,6 +110,7 @@ function setup(options: { channelId?: number | null; tier?: 'free' | 'admin' } =
     page,
     handlers,
     pokes,
+    idleWarning,
     stop,
     ws,
     sent,
@@ -235,6 +239,59 @@ describe('the presence runtime', () => {
     expect(t.store.state.idle).toBe(true);
     t.page.page.window.dispatchEvent(new Event('mousemove'));
     expect(t.store.state.idle).toBe(false);
+    t.stop();
+  });
+
+  it('warns 10 s before idling; Keep listening keeps the user listening', () => {
+    const t = setup();
+    t.ws().serverOpens();
+    t.store.dispatch({ type: 'toggle_online' });
+    const onlineAt = Date.now();
+    vi.advanceTimersByTime(49_999);
+    expect(t.idleWarning.get()).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(t.idleWarning.get()).toEqual({ idleAt: onlineAt + 60_000, msLeft: 10_000 });
+    expect(t.store.state.idle).toBe(false);
+
+    t.idleWarning.markActive();
+    expect(t.idleWarning.get()).toBeNull();
+    vi.advanceTimersByTime(59_999);
+    expect(t.store.state.idle).toBe(false);
+    expect(t.sent().at(-1)).toBe('join_channel:7:true');
+    t.stop();
+  });
+
+  it('after idling, one tap (Listen again) or key hears the channel again', () => {
+    const t = setup();
+    t.ws().serverOpens();
+    t.store.dispatch({ type: 'toggle_online' });
+    vi.advanceTimersByTime(60_000);
+    expect(t.store.state.idle).toBe(true);
+    expect(t.idleWarning.get()).toBeNull();
+    expect(t.sent().at(-1)).toBe('join_channel:7:false');
+
+    t.idleWarning.markActive();
+    expect(t.store.state.idle).toBe(false);
+    expect(t.sent().at(-1)).toBe('join_channel:7:true');
+
+    vi.advanceTimersByTime(60_000);
+    expect(t.store.state.idle).toBe(true);
+    t.page.key('keydown', 'KeyA');
+    expect(t.store.state.idle).toBe(false);
+    t.stop();
+  });
+
+  it('drops the warning and the way back when going offline', () => {
+    const t = setup();
+    t.ws().serverOpens();
+    t.store.dispatch({ type: 'toggle_online' });
+    vi.advanceTimersByTime(50_000);
+    expect(t.idleWarning.get()).not.toBeNull();
+    t.store.dispatch({ type: 'toggle_online' });
+    expect(t.idleWarning.get()).toBeNull();
+    t.idleWarning.markActive();
+    vi.advanceTimersByTime(60_000);
+    expect(t.store.state).toMatchObject({ online: false, idle: false });
     t.stop();
   });
 

@@ -5,6 +5,7 @@ import { listenHeadset, type MediaSessionLike } from './headset-talk';
 import type { HoldControl } from './hold-control';
 import { idleTimeoutFor } from './idle-detector';
 import { watchIdle } from './idle-watch';
+import type { IdleWarningStore } from './idle-warning';
 import { applyLivePushes, type CurrentChannelSource } from './live-members';
 import type { Toast } from './online-state';
 import { listen, type PageEvents } from './page-events';
@@ -27,6 +28,8 @@ export type PresenceRuntimeDeps = {
   wakeLock: WakeLockApi | undefined;
   mediaSession: MediaSessionLike | undefined;
   pokes: Omit<PokeAlert, 'toast'>;
+  /** Where the warning shortly before idling goes (the page shows it); none when absent. */
+  idleWarning?: IdleWarningStore;
 };
 
 /** Spec §4 "Wake lock": held while online, asked for again when the page is visible. */
@@ -81,7 +84,7 @@ export function startPresenceRuntime(deps: PresenceRuntimeDeps): () => void {
     ),
     applyLivePushes(socket, deps.queryClient, user.id, store, channel),
     alertOnPokes(socket, { ...deps.pokes, toast: deps.toast }),
-    watchIdle(store, idleTimeoutFor(user.subscriptionTier), page),
+    watchIdle(store, idleTimeoutFor(user.subscriptionTier), page, deps.idleWarning),
     keepWakeLock(store, deps.wakeLock, page),
     listenPushToTalkKeys(hold, page.window),
     listenHeadset(store, hold, deps.mediaSession),

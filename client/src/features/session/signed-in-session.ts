@@ -7,6 +7,7 @@ import { currentChannel } from '../channels/current-channel';
 import { rememberLastChannel } from '../channels/last-channel';
 import { holdControl } from '../presence/hold-control';
 import { playPokeSound, vibrateForPoke } from '../presence/poke-alert';
+import { idleWarningStore } from '../presence/idle-warning';
 import { presenceStore } from '../presence/presence-store';
 import { startPresenceRuntime } from '../presence/presence-runtime';
 import { loadHeadsetTalk, loadTalkMode } from '../presence/talk-mode';
@@ -23,6 +24,7 @@ import { voiceRoom } from '../voice/voice-room';
 import { startVoiceRuntime } from '../voice/voice-runtime';
 import { currentVoicePreferences } from '../voice-preferences/voice-preferences-query';
 import { followPushTaps } from '../notifications/follow-push-taps';
+import { closeConnectingToastWhenReady } from './connecting-toast';
 import { followServerSignOut } from './signed-out-elsewhere';
 
 /** Keeps the presence store's "call active" in step with the call controller. */
@@ -50,6 +52,7 @@ export function startSignedInSession(user: User): () => void {
   presenceStore.dispatch({ type: 'set_talk_mode', mode: loadTalkMode() });
   presenceStore.dispatch({ type: 'set_headset_talk', on: loadHeadsetTalk() });
   channelSocket.open();
+  const presenceToasts = closeConnectingToastWhenReady(toast, voiceRoom);
   const stops = [
     startPresenceRuntime({
       store: presenceStore,
@@ -58,12 +61,13 @@ export function startSignedInSession(user: User): () => void {
       channel: currentChannel,
       user,
       queryClient,
-      toast,
+      toast: presenceToasts.toast,
       page: { window, document },
       // Absent in older browsers and insecure contexts even though the DOM types declare it.
       wakeLock: (navigator as Navigator & { wakeLock?: WakeLockApi }).wakeLock,
       mediaSession: 'mediaSession' in navigator ? navigator.mediaSession : undefined,
       pokes: { sound: playPokeSound, vibrate: vibrateForPoke },
+      idleWarning: idleWarningStore,
     }),
     startChannelAudio({
       queryClient,
@@ -99,6 +103,7 @@ export function startSignedInSession(user: User): () => void {
     listenPageHide(),
     followServerSignOut(channelSocket, queryClient),
     followPushTaps(),
+    presenceToasts.stop,
   ];
   return () => {
     // Presence leaves the channel while the socket is still open; then everything else stops.

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAuth } from '../auth/useAuth';
 import { useCurrentChannel } from '../channels/current-channel';
+import { IdleNotice } from '../presence/IdleNotice';
 import { TalkModeCard } from '../presence/TalkModeCard';
 import { PayAsYouGoCard } from '../usage/PayAsYouGoCard';
 import { PageLayout } from '../shell/PageLayout';
@@ -45,6 +46,7 @@ export function SettingsScreen() {
       <AccountInfoCard user={user} />
       {account?.passwordSignIn ? <ChangePasswordCard /> : null}
       {account ? <DeleteAccountCard account={account} /> : null}
+      <IdleNotice />
     </PageLayout>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { Hash, LogOut, Settings, Share2, Users } from 'lucide-react';
 import { useLocation } from 'wouter';
 import { Logo } from '../../ui/Logo';
@@ -16,11 +16,34 @@ export type TopBarProps = {
   share?: ReactNode;
 };
 
+/**
+ * Keeps `--top-bar-height` on the document at the bar's height while it is shown: phones show
+ * toasts just under it (`ui/Toast.tsx`).
+ */
+function useTopBarHeightVariable() {
+  return useCallback((header: HTMLElement | null) => {
+    if (!header) return;
+    const style = document.documentElement.style;
+    const update = () => style.setProperty('--top-bar-height', `${header.offsetHeight}px`);
+    update();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
+    observer?.observe(header);
+    return () => {
+      observer?.disconnect();
+      style.removeProperty('--top-bar-height');
+    };
+  }, []);
+}
+
 /** The main screen's top bar (spec §2): product name, status, then Contacts … Logout. */
 export function TopBar({ status, contacts, channels, share }: TopBarProps) {
   const [, navigate] = useLocation();
+  const measure = useTopBarHeightVariable();
   return (
-    <header className="sticky top-0 z-40 border-b bg-background/90 pt-[env(safe-area-inset-top)] backdrop-blur-md">
+    <header
+      ref={measure}
+      className="sticky top-0 z-40 border-b bg-background/90 pt-[env(safe-area-inset-top)] backdrop-blur-md"
+    >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-3 py-2 sm:px-6">
         <div className="flex min-w-0 flex-1 items-center gap-2.5 py-1 sm:py-0">
           <Logo className="size-8" />

@@ -1,26 +1,33 @@
 import type { ComponentProps } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import { cn } from '../../lib/cn';
+import { Hint } from '../../ui/Hint';
+import { TOP_BAR_HINTS } from './top-bar-hints';
 
 export type TopBarButtonProps = Omit<ComponentProps<'button'>, 'children'> & {
   icon: LucideIcon;
   /** Visible text; the button's accessible name. */
   label: string;
+  /** The tooltip on hover and keyboard focus; the label's entry in `TOP_BAR_HINTS` by default. */
+  hint?: string;
 };
 
 /**
  * A top-bar action: icon over label on phones, icon beside label from `sm`. Spreads every prop
  * and ref onto the `<button>`, so it works as a Radix trigger:
  * `<DropdownMenuTrigger asChild><TopBarButton icon={Users} label="Contacts" /></DropdownMenuTrigger>`.
+ * `aria-disabled` keeps it focusable (so its tooltip can say why) and only dims it; the caller
+ * ignores presses meanwhile.
  */
 export function TopBarButton({
   icon: Icon,
   label,
+  hint = TOP_BAR_HINTS[label],
   className,
   type = 'button',
   ...props
 }: TopBarButtonProps) {
-  return (
+  const button = (
     <button
       type={type}
       className={cn(
@@ -29,6 +36,7 @@ export function TopBarButton({
         'hover:bg-accent hover:text-accent-foreground data-[state=open]:bg-accent data-[state=open]:text-accent-foreground',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
         'disabled:pointer-events-none disabled:opacity-50',
+        'aria-disabled:cursor-not-allowed aria-disabled:opacity-50 aria-disabled:hover:bg-transparent aria-disabled:hover:text-muted-foreground sm:aria-disabled:hover:text-foreground',
         'sm:h-9 sm:min-h-0 sm:flex-row sm:gap-2 sm:px-3 sm:text-sm sm:text-foreground',
         className,
       )}
@@ -37,5 +45,12 @@ export function TopBarButton({
       <Icon aria-hidden="true" className="size-5 shrink-0 sm:size-4" />
       <span className="truncate">{label}</span>
     </button>
+  );
+  return hint ? (
+    <Hint content={hint} side="bottom">
+      {button}
+    </Hint>
+  ) : (
+    button
   );
 }
