@@ -3,7 +3,10 @@ import { cardOf } from './support/channel-setup';
 import { expect, test } from './support/fixtures';
 import { channelWith, goOnline, open } from './support/voice-audio';
 
-test('in Hold to talk mode, holding Space transmits and releasing stops', async ({ browser, baseURL }) => {
+test('in Hold to talk mode, holding Space transmits and releasing stops', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   // B listens (ONLINE, a quiet room); A speaks only while holding. Decision 044: B's card for A says
   // "Speaking" exactly while B hears A's voice.
@@ -18,7 +21,9 @@ test('in Hold to talk mode, holding Space transmits and releasing stops', async 
 
   await a.page.getByRole('button', { name: /Tap to connect/ }).click();
   const aOnB = cardOf(b.page, a.person.name);
-  await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toContainText('Hold to talk');
+  await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toContainText(
+    'Hold to talk',
+  );
   await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(aOnB).toContainText('Online');
   await expect(aOnB).not.toContainText('Speaking');
@@ -30,7 +35,10 @@ test('in Hold to talk mode, holding Space transmits and releasing stops', async 
   await a.page.keyboard.up('Space');
   await expect(aOnB).not.toContainText('Speaking', { timeout: 3000 });
   // Still online and hearing the channel after letting go.
-  await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 
   // Holding the big button itself talks too, without toggling offline.
   const button = a.page.getByRole('button', { name: /Tap to disconnect/ });
