@@ -89,6 +89,9 @@ test('the admin mutes Ben from his card menu; Ben is told who muted him, and whe
   await expect(menu.getByRole('menuitem')).toHaveText(['Poke', 'Call', 'Talk', 'Mute', 'Remove…']);
   expect(await seriousViolations(owner.page)).toEqual([]);
   await shot(owner.page, testInfo, 'menu-admin-390');
+  await owner.page.setViewportSize({ width: 1280, height: 800 });
+  await expect(menu).toBeVisible();
+  await shot(owner.page, testInfo, 'menu-admin-1280');
   await menu.getByRole('menuitem', { name: 'Mute' }).click();
   await expect(cardOf(owner.page, ben.person.name)).toContainText('Muted');
 
