@@ -186,6 +186,7 @@ export default defineConfig({
               'walkie-talkie.spec.ts',
               'missed-transmissions.spec.ts',
               'direct-talk.spec.ts',
+              'member-actions.spec.ts',
             ],
             grep: /@livekit/,
           },

@@ -97,9 +97,11 @@ test('admins run channels: create, add, mute; blocks and invite links work', asy
   const members = b.page.getByRole('list', { name: 'Members' });
   await expect(members.getByText(c.person.name)).toBeVisible();
   await expect(b.page.getByText('2 members')).toBeVisible();
-  // Admins see a remove button on other members only.
-  await expect(members.getByRole('button', { name: `Remove ${c.person.name}` })).toBeVisible();
-  await expect(members.getByRole('button', { name: `Remove ${b.person.name}` })).toHaveCount(0);
+  // Admins find Remove in the other members' card menus (decision 044); their own card has none.
+  await members.getByRole('button', { name: `Actions for ${c.person.name}` }).click();
+  await expect(b.page.getByRole('menuitem', { name: 'Remove…' })).toBeVisible();
+  await b.page.keyboard.press('Escape');
+  await expect(members.getByRole('button', { name: `Actions for ${b.person.name}` })).toHaveCount(0);
 
   // C sees the channel under Member Of (polled every 5 s) and lands in it as a non-admin.
   const cMenu = await openChannelsMenu(c.page);
@@ -431,7 +433,13 @@ test('an admin comes back to the channel they had open; the superadmin is asked 
   await expect(owner.page.getByRole('heading', { name, exact: true })).toBeVisible();
   expect(await members()).toBe(3);
   const list = owner.page.getByRole('list', { name: 'Members' });
-  await expect(list.getByRole('button', { name: `Remove ${guest.person.name}` })).toBeVisible();
-  await expect(list.getByRole('button', { name: `Remove ${admin.person.name}` })).toHaveCount(0);
+  // The superadmin may remove the guest, never the channel's admin (its creator).
+  await list.getByRole('button', { name: `Actions for ${guest.person.name}` }).click();
+  await expect(owner.page.getByRole('menuitem', { name: 'Remove…' })).toBeVisible();
+  await owner.page.keyboard.press('Escape');
+  await list.getByRole('button', { name: `Actions for ${admin.person.name}` }).click();
+  await expect(owner.page.getByRole('menuitem', { name: 'Poke' })).toBeVisible();
+  await expect(owner.page.getByRole('menuitem', { name: 'Remove…' })).toHaveCount(0);
+  await owner.page.keyboard.press('Escape');
   for (const user of [owner, admin, guest]) await user.context.close();
 });

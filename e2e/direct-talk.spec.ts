@@ -174,11 +174,12 @@ test('Talk on a member card opens the conversation with that member, and Back re
   await channelWith(browser, baseURL!, [ava, ben]);
   const members = ava.page.getByRole('list', { name: 'Members' });
   const benCard = members.getByTestId('member-card').filter({ hasText: ben.person.name });
-  // One's own card offers no Talk.
+  // One's own card offers no actions; Ben's card menu offers Talk.
   await expect(
-    members.getByRole('button', { name: `Talk with ${ava.person.name}` }),
+    members.getByRole('button', { name: `Actions for ${ava.person.name}` }),
   ).toHaveCount(0);
-  await benCard.getByRole('button', { name: `Talk with ${ben.person.name}` }).click();
+  await benCard.getByRole('button', { name: `Actions for ${ben.person.name}` }).click();
+  await ava.page.getByRole('menuitem', { name: 'Talk' }).click();
   const bar = ava.page.getByTestId('conversation-bar');
   await expect(bar.getByRole('heading', { name: ben.person.name })).toBeVisible();
   await bar.getByRole('button', { name: 'Back to the channel' }).click();

@@ -128,10 +128,13 @@ test('two instances behind nginx: presence, Speaking, pokes, channel audio and a
   // Presence and Speaking, each way across instances. A is in the app but not ONLINE yet: Idle
   // (decision 019: Online means hearing the channel).
   await expect(cardOf(b.page, a.person.name)).toContainText('Idle');
+  // Decision 044: A's open microphone reads Online to B, who hears nothing while OFFLINE; once
+  // both are in the room each hears the other's tone: Speaking.
   await goOnline(a.page);
-  await expect(cardOf(b.page, a.person.name)).toContainText('Speaking', { timeout: 5_000 });
+  await expect(cardOf(b.page, a.person.name)).toContainText('Online', { timeout: 5_000 });
   await goOnline(b.page);
-  await expect(cardOf(a.page, b.person.name)).toContainText('Speaking', { timeout: 5_000 });
+  await expect(cardOf(a.page, b.person.name)).toContainText('Speaking', { timeout: 20_000 });
+  await expect(cardOf(b.page, a.person.name)).toContainText('Speaking', { timeout: 20_000 });
 
   // Channel audio both ways, through LiveKit behind nginx.
   for (const user of [a, b]) await expect(voiceReady(user.page)).toBeVisible({ timeout: 20_000 });

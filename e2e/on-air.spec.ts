@@ -10,7 +10,8 @@ test('a member on Settings and Upgrade stays on the air, and comes back still ON
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  const talker = await open(browser, newPerson('Tia'), 'tone');
+  // A voice that comes and goes, as speech does: the level detectors hear it speak (decision 044).
+  const talker = await open(browser, newPerson('Tia'), 'voice');
   const listener = await open(browser, newPerson('Leo'), 'tone');
   await channelWith(browser, baseURL!, [talker, listener]);
   const talkerId = await userId(talker.page);

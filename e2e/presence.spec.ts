@@ -15,7 +15,7 @@ async function setHidden(page: Page, hidden: boolean): Promise<void> {
   }, hidden);
 }
 
-test('B sees A idle, speaking once on the air, idle again, and offline once A closes the page', async ({
+test('B sees A idle, online once on the air, idle again, and offline once A closes the page', async ({
   browser,
   baseURL,
 }) => {
@@ -31,22 +31,23 @@ test('B sees A idle, speaking once on the air, idle again, and offline once A cl
   await expect(toggle).toContainText('ONLINE');
   await expect(a.page.getByText('Connecting to voice...', { exact: true })).toBeVisible();
   await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect(aOnB).toContainText('Speaking', { timeout: 1000 });
+  // Decision 044: an open microphone is Online; "Speaking" is a voice B hears (B is OFFLINE).
+  await expect(aOnB).toContainText('Online', { timeout: 1000 });
+  await expect(aOnB).not.toContainText('Speaking');
 
   await toggle.click();
   await expect(a.page.getByRole('button', { name: /Tap to connect/ })).toHaveAttribute(
     'aria-pressed',
     'false',
   );
-  await expect(aOnB).not.toContainText('Speaking', { timeout: 1000 });
-  await expect(aOnB).toContainText('Idle');
+  await expect(aOnB).toContainText('Idle', { timeout: 1000 });
 
   await a.context.close();
   await expect(aOnB).toContainText('Offline', { timeout: 35_000 });
   await b.context.close();
 });
 
-test('a hidden page is idle: it stops speaking, and speaks again when shown', async ({
+test('a hidden page is idle: it stops listening, and is online again when shown', async ({
   browser,
   baseURL,
 }) => {
@@ -55,16 +56,15 @@ test('a hidden page is idle: it stops speaking, and speaks again when shown', as
   // The keyboard works the big button too.
   await a.page.getByRole('button', { name: /Tap to connect/ }).focus();
   await a.page.keyboard.press('Space');
-  await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+  await expect(aOnB).toContainText('Online', { timeout: 20_000 });
 
   await setHidden(a.page, true);
-  await expect(aOnB).not.toContainText('Speaking', { timeout: 1000 });
   // Decision 016: an idle member reads Idle, not a green Online.
-  await expect(aOnB).toContainText('Idle');
+  await expect(aOnB).toContainText('Idle', { timeout: 1000 });
   await expect(a.page.getByRole('button', { name: /Tap to disconnect/ })).toBeVisible();
 
   await setHidden(a.page, false);
-  await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+  await expect(aOnB).toContainText('Online', { timeout: 20_000 });
   await closeAll(a, b);
 });
 
@@ -167,7 +167,8 @@ test('the online state looks right on a phone and a desktop', async ({
   await a.page.setViewportSize({ width: 390, height: 844 });
   await a.page.screenshot({ path: testInfo.outputPath('offline-390x844.png'), fullPage: true });
   await a.page.getByRole('button', { name: /Tap to connect/ }).click();
-  await expect(cardOf(a.page, a.person.name)).toContainText('Speaking', { timeout: 20_000 });
+  await expect(a.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(cardOf(a.page, a.person.name)).toContainText('Online');
   await expect(cardOf(a.page, b.person.name)).toContainText('Idle');
   for (const [width, height] of [
     [390, 844],

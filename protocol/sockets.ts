@@ -112,6 +112,13 @@ export const channelChangedSchema = z.object({
   change: z.enum(CHANNEL_CHANGES),
   /** The user the change is about (added, removed or muted), when there is one. */
   userId: z.string().optional(),
+  /**
+   * `member_muted`, to the muted member's own devices only: whether they are muted now and the
+   * admin who did it (the signed-in admin the server acted for, never a client's claim). Optional,
+   * so older clients and the channel's other viewers read the message as before.
+   */
+  muted: z.boolean().optional(),
+  by: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 export type ChannelChanged = z.infer<typeof channelChangedSchema>;
 

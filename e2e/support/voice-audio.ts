@@ -22,7 +22,12 @@ export const FREE_TIER_LIMIT = 'Free tier limit exceeded - cannot connect';
 export const MICROPHONE_DENIED = 'Microphone access denied - please allow microphone permissions';
 export const MICROPHONE_MISSING = 'No microphone found - please connect a microphone and try again';
 
-export type Microphone = 'tone' | 'denied' | 'missing';
+/**
+ * 'silent': a working microphone that hears nothing (an open microphone in a quiet room).
+ * 'voice': the tone as speech comes, after a second of silence and in bursts with short pauses, so
+ * the voice servers' level detectors (which learn each microphone's quiet floor) hear it speak.
+ */
+export type Microphone = 'tone' | 'voice' | 'silent' | 'denied' | 'missing';
 
 /**
  * Chromium's fake microphone beeps briefly once a second, too sparse to sample reliably; a steady
@@ -39,7 +44,14 @@ export function installMicrophone(kind: Microphone): void {
     const context = new AudioContext();
     const oscillator = context.createOscillator();
     const gain = context.createGain();
-    gain.gain.value = 0.5;
+    gain.gain.value = kind === 'silent' || kind === 'voice' ? 0 : 0.5;
+    if (kind === 'voice') {
+      // Two minutes of 800 ms bursts and 200 ms pauses, after one silent second.
+      for (let second = 1; second < 120; second++) {
+        gain.gain.setValueAtTime(0.5, context.currentTime + second);
+        gain.gain.setValueAtTime(0, context.currentTime + second + 0.8);
+      }
+    }
     oscillator.frequency.value = 440;
     const destination = context.createMediaStreamDestination();
     oscillator.connect(gain).connect(destination);
@@ -56,7 +68,7 @@ export async function open(
   baseURL?: string,
 ): Promise<SignedInUser> {
   const context = await browser.newContext({
-    permissions: microphone === 'tone' ? ['microphone'] : [],
+    permissions: microphone === 'denied' || microphone === 'missing' ? [] : ['microphone'],
     ...(baseURL ? { baseURL } : {}),
   });
   await context.addInitScript(installMicrophone, microphone);

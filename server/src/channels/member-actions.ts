@@ -142,7 +142,7 @@ export async function setMemberMuted(
   });
   const member = await loadMember(deps.db, deps.presence, channelId, targetId);
   if (!member) throw notFound('Not a member of this channel');
-  deps.channelEvents.publish({ type: 'member_muted', channelId, member });
+  deps.channelEvents.publish({ type: 'member_muted', channelId, member, by: access.user.id });
   if (isMuted) await deps.floor.userSilenced(channelId, targetId);
   return member;
 }

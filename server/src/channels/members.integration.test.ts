@@ -1,6 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelMember, MutedUsersResponse } from '../../../protocol/channels.js';
-import type { ChannelChanged, MemberUpdate, PokeMessage } from '../../../protocol/sockets.js';
+import {
+  channelChangedSchema,
+  type ChannelChanged,
+  type MemberUpdate,
+  type PokeMessage,
+} from '../../../protocol/sockets.js';
 import {
   addToChannel,
   body,
@@ -245,7 +250,26 @@ describe.each(testDatabases())('channel members on $name', (database) => {
     );
     expect(update.message.member).toMatchObject({ id: free.id, isMutedInChannel: true });
     expect(changes('member_muted')[0]).toMatchObject({ channelId, userId: free.id });
+    // The muted member's own devices are told who muted them; the channel's viewers are not.
+    const told = await bus.next<ChannelChanged>(
+      (m, topic) => topic === userTopic(free.id) && m.type === 'channel_changed' && m.change === 'member_muted',
+    );
+    expect(told.message).toEqual({
+      type: 'channel_changed',
+      channelId,
+      change: 'member_muted',
+      userId: free.id,
+      muted: true,
+      by: { id: admin.id, name: 'Ann Admin' },
+    });
+    expect(channelChangedSchema.parse(told.message)).toEqual(told.message);
+    expect(changes('member_muted')[0]).not.toHaveProperty('by');
     expect((await mute(superadmin, 'DELETE')).status).toBe(200);
+    const unmuted = await bus.next<ChannelChanged>(
+      (m, topic) =>
+        topic === userTopic(free.id) && m.type === 'channel_changed' && m.change === 'member_muted' && m.muted === false,
+    );
+    expect(unmuted.message.by).toEqual({ id: superadmin.id, name: 'Sue Super' });
     expect(await muted()).toEqual([]);
     expect((await mute(admin, 'POST', other)).status).toBe(404);
   });

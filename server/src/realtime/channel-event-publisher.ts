@@ -22,6 +22,20 @@ export function busChannelEvents(bus: Bus, db: Database, log: FastifyBaseLogger)
   };
 }
 
+/** The muted member's own `channel_changed`: muted or not now, and the admin's id and name. */
+async function withMuter(
+  db: Database,
+  message: ChannelChanged,
+  event: Extract<ChannelEvent, { type: 'member_muted' }>,
+): Promise<ChannelChanged> {
+  const [admin] = await db.select().from(users).where(eq(users.id, event.by)).limit(1);
+  return {
+    ...message,
+    muted: event.member.isMutedInChannel,
+    ...(admin ? { by: { id: admin.id, name: displayName(admin) } } : {}),
+  };
+}
+
 /** Sends one channel event's pushes; resolves once the bus took them (the admin command waits). */
 export async function deliverChannelEvent(bus: Bus, db: Database, event: ChannelEvent): Promise<void> {
   const { channelId } = event;
@@ -38,7 +52,9 @@ export async function deliverChannelEvent(bus: Bus, db: Database, event: Channel
       const message = changed(event.type, event.member.userId);
       await bus.publish(channelTopic(channelId), update);
       await bus.publish(channelTopic(channelId), message);
-      await bus.publish(userTopic(event.member.userId), message);
+      // The muted member is told who muted them (and that they are unmuted) on all their devices.
+      const own = event.type === 'member_muted' ? await withMuter(db, message, event) : message;
+      await bus.publish(userTopic(event.member.userId), own);
       return;
     }
     case 'member_removed': {

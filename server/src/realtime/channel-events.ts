@@ -7,7 +7,8 @@ import type { ChannelMember } from '../../../protocol/channels.js';
 export type ChannelEvent =
   | { type: 'member_added'; channelId: number; member: ChannelMember }
   | { type: 'member_removed'; channelId: number; userId: string }
-  | { type: 'member_muted'; channelId: number; member: ChannelMember }
+  /** `by`: the admin's user id (the signed-in user the server acted for). */
+  | { type: 'member_muted'; channelId: number; member: ChannelMember; by: string }
   | { type: 'channel_deleted'; channelId: number; memberIds: string[] }
   | { type: 'talk_mode_changed'; channelId: number }
   | { type: 'transmissions_changed'; channelId: number }

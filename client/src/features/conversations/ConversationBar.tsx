@@ -62,7 +62,12 @@ export function ConversationBar({ conversation }: { conversation: Conversation }
           </Suspense>
         </div>
       </div>
-      <MemberList channelId={channel.id} selfId={user?.id ?? ''} canRemove={false} />
+      <MemberList
+        channelId={channel.id}
+        channelName={name}
+        selfId={user?.id ?? ''}
+        canManage={false}
+      />
     </section>
   );
 }

@@ -101,8 +101,9 @@ export function ChannelBar({ channelId }: { channelId: number }) {
       </div>
       <MemberList
         channelId={channelId}
+        channelName={name}
         selfId={user?.id ?? ''}
-        canRemove={canManage}
+        canManage={canManage}
         offerTalk
       />
       {canManage && addingUsed ? (

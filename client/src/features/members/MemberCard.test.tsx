@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { animatedElements, animatesOnlyWithMotion } from '../../testing/animated-elements';
 import { MemberCard } from './MemberCard';
@@ -20,6 +20,8 @@ const member = (overrides: Partial<ChannelMember> = {}): ChannelMember => ({
 
 afterEach(cleanup);
 
+const card = () => screen.getByTestId('member-card');
+
 describe('MemberCard', () => {
   it('shows the name, status label and dot', () => {
     render(
@@ -29,64 +31,72 @@ describe('MemberCard', () => {
     );
     expect(screen.getByText('Cal Tester')).toBeTruthy();
     expect(screen.getByText('Online')).toBeTruthy();
-    expect(screen.getByTestId('member-card').getAttribute('data-status')).toBe('online');
+    expect(card().getAttribute('data-status')).toBe('online');
     expect(screen.queryByText('Muted')).toBeNull();
     expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('tags admins and muted members, and says Speaking while talking', () => {
-    render(
-      <ul>
-        <MemberCard member={member({ role: 'admin', isTalking: true, isMutedInChannel: true })} />
-      </ul>,
-    );
-    expect(screen.getByText('Speaking')).toBeTruthy();
-    expect(screen.getByText('Admin')).toBeTruthy();
-    expect(screen.getByText('Muted')).toBeTruthy();
-  });
-
-  it('offers a named remove button when allowed', () => {
-    const onRemove = vi.fn();
-    render(
-      <ul>
-        <MemberCard member={member({ isOnline: false })} onRemove={onRemove} />
-      </ul>,
-    );
-    expect(screen.getByText('Offline')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Remove Cal Tester' }));
-    expect(onRemove).toHaveBeenCalledWith(expect.objectContaining({ id: 'u2' }));
-  });
-
-  it('offers Talk (a one-to-one conversation) when given, and no button otherwise', () => {
-    const onTalk = vi.fn();
-    render(
-      <ul>
-        <MemberCard member={member()} onTalk={onTalk} />
-      </ul>,
-    );
-    fireEvent.click(screen.getByRole('button', { name: 'Talk with Cal Tester' }));
-    expect(onTalk).toHaveBeenCalledWith(expect.objectContaining({ id: 'u2' }));
-  });
-
-  it('keeps a Speaking member still while their voice is not heard (an open, silent microphone)', () => {
+  it('says Online, not Speaking, for an open microphone that is not heard, and nothing moves', () => {
     const { container } = render(
       <ul>
         <MemberCard member={member({ isTalking: true })} />
       </ul>,
     );
-    expect(screen.getByText('Speaking')).toBeTruthy();
+    expect(screen.getByText('Online')).toBeTruthy();
+    expect(screen.queryByText('Speaking')).toBeNull();
     expect(animatedElements(container)).toEqual([]);
   });
 
-  it('pulses the ring and the dot while their voice is heard, and not under reduced motion', () => {
+  it('says Speaking while their voice is heard, ring and dot pulsing only with motion allowed', () => {
     const { container } = render(
       <ul>
-        <MemberCard member={member({ isTalking: true })} isAudible />
+        <MemberCard member={member({ isTalking: true })} isHeard />
       </ul>,
     );
+    expect(screen.getByText('Speaking')).toBeTruthy();
+    expect(card().getAttribute('data-status')).toBe('speaking');
     const moving = animatedElements(container);
     expect(moving).toHaveLength(2);
     expect(moving).toContain(container.querySelector('[data-status="speaking"]:not(li)'));
     expect(animatesOnlyWithMotion(container)).toBe(true);
+  });
+
+  it('follows the heard level, not the microphone: heard without isTalking is Speaking too', () => {
+    render(
+      <ul>
+        <MemberCard member={member({ isTalking: false })} isHeard />
+      </ul>,
+    );
+    expect(screen.getByText('Speaking')).toBeTruthy();
+  });
+
+  it('never shows an admin-muted member as speaking, even when reported heard', () => {
+    const { container } = render(
+      <ul>
+        <MemberCard
+          member={member({ role: 'admin', isTalking: true, isMutedInChannel: true })}
+          isHeard
+        />
+      </ul>,
+    );
+    expect(screen.queryByText('Speaking')).toBeNull();
+    expect(screen.getByText('Online')).toBeTruthy();
+    expect(screen.getByText('Admin')).toBeTruthy();
+    expect(screen.getByText('Muted')).toBeTruthy();
+    expect(animatedElements(container)).toEqual([]);
+  });
+
+  it('shows the menu it is given, and a card as last seen when the server is away', () => {
+    render(
+      <ul>
+        <MemberCard
+          member={member()}
+          menu={<button type="button">Actions for Cal Tester</button>}
+          stale
+        />
+      </ul>,
+    );
+    expect(screen.getByRole('button', { name: 'Actions for Cal Tester' })).toBeTruthy();
+    expect(card().getAttribute('data-stale')).toBe('true');
   });
 });

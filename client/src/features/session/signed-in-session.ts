@@ -25,6 +25,7 @@ import { startVoiceRuntime } from '../voice/voice-runtime';
 import { currentVoicePreferences } from '../voice-preferences/voice-preferences-query';
 import { followPushTaps } from '../notifications/follow-push-taps';
 import { closeConnectingToastWhenReady } from './connecting-toast';
+import { tellAdminMutes } from '../members/admin-mute';
 import { followServerSignOut } from './signed-out-elsewhere';
 
 /** Keeps the presence store's "call active" in step with the call controller. */
@@ -97,6 +98,7 @@ export function startSignedInSession(user: User): () => void {
       toast,
     }),
     refreshTransmissionsOnPush(channelSocket, queryClient),
+    tellAdminMutes(channelSocket, user.id, toast),
     callController.attach(user.id),
     followCalls(),
     rememberLastChannel(user.id, currentChannel),

@@ -3,7 +3,7 @@ import type { ChannelMember } from '../../../../protocol/channels';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { BusyIcon } from '../../ui/BusyIcon';
-import { memberLabels } from '../members/member-status';
+import { isHeard, memberLabels } from '../members/member-status';
 import { MemberStatusDot } from '../members/MemberStatusDot';
 import { UserAvatar } from '../members/UserAvatar';
 
@@ -12,6 +12,8 @@ export type ManagedMemberRowProps = {
   isSelf: boolean;
   canManage: boolean;
   busy: 'poke' | 'mute' | 'remove' | null;
+  /** Who the voice room hears now: "Speaking" is a voice heard, not an open microphone. */
+  audible: ReadonlySet<string>;
   onPoke: () => void;
   onToggleMute: () => void;
   onRemove: () => void;
@@ -23,11 +25,12 @@ export function ManagedMemberRow({
   isSelf,
   canManage,
   busy,
+  audible,
   onPoke,
   onToggleMute,
   onRemove,
 }: ManagedMemberRowProps) {
-  const { status, label, isAdmin } = memberLabels(member);
+  const { status, label, isAdmin } = memberLabels(member, isHeard(member, audible));
   const manageable = canManage && !isSelf && !isAdmin;
   return (
     <li className="flex flex-wrap items-center gap-3 py-3">

@@ -15,6 +15,7 @@ import { useAddMember } from '../members/useAddMember';
 import { useMuteMember } from '../members/useMuteMember';
 import { usePokeMember } from '../members/usePokeMember';
 import { useRemoveMember } from '../members/useRemoveMember';
+import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
 import { ManagedMemberRow } from './ManagedMemberRow';
 import { useManagedChannels } from './useManagedChannels';
 
@@ -76,6 +77,7 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
   const poke = usePokeMember(channelId);
   const mute = useMuteMember(channelId);
   const remove = useRemoveMember(channelId);
+  const audible = useSpeakingUserIds();
   const [choice, setChoice] = useState('');
   const [busy, setBusy] = useState<Busy>(null);
   const done = { onSettled: () => setBusy(null) };
@@ -135,6 +137,7 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
               isSelf={member.id === me?.id}
               canManage={canManage}
               busy={busy?.memberId === member.id ? busy.action : null}
+              audible={audible}
               onPoke={() => {
                 setBusy({ memberId: member.id, action: 'poke' });
                 poke.mutate(member.id, done);
