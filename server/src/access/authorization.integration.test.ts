@@ -991,7 +991,8 @@ const ROWS: Record<string, Row> = {
     run: async (c) => {
       c.ws!.send({ type: 'call_ended', callId: c.f.ringingCallId });
       await c.barrier();
-      return (await c.callStatus(c.f.ringingCallId)) === 'ended' ? E : I;
+      // Ended by anyone but the receiver, a ringing call becomes a missed one.
+      return (await c.callStatus(c.f.ringingCallId)) !== 'ringing' ? E : I;
     },
   },
 
