@@ -6,6 +6,12 @@ export type TopBarButtonProps = Omit<ComponentProps<'button'>, 'children'> & {
   icon: LucideIcon;
   /** Visible text; the button's accessible name. */
   label: string;
+  /**
+   * Something waiting behind the button (missed calls): a count on the icon, so the label keeps
+   * its room, and `countLabel` ("2 missed calls") added to the accessible name. Hidden at 0.
+   */
+  count?: number;
+  countLabel?: string;
 };
 
 /**
@@ -16,6 +22,8 @@ export type TopBarButtonProps = Omit<ComponentProps<'button'>, 'children'> & {
 export function TopBarButton({
   icon: Icon,
   label,
+  count = 0,
+  countLabel,
   className,
   type = 'button',
   ...props
@@ -34,8 +42,19 @@ export function TopBarButton({
       )}
       {...props}
     >
-      <Icon aria-hidden="true" className="size-5 shrink-0 sm:size-4" />
+      <span className="relative inline-flex shrink-0">
+        <Icon aria-hidden="true" className="size-5 sm:size-4" />
+        {count > 0 ? (
+          <span
+            aria-hidden="true"
+            className="absolute -top-1.5 -right-2.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[0.625rem] leading-none font-bold text-destructive-foreground ring-2 ring-background"
+          >
+            {count > 99 ? '99+' : count}
+          </span>
+        ) : null}
+      </span>
       <span className="truncate">{label}</span>
+      {count > 0 && countLabel ? <span className="sr-only">, {countLabel}</span> : null}
     </button>
   );
 }
