@@ -597,6 +597,13 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
     check: (_f, _actor, response) => expect(response).toEqual({ message: CONTACT_ADD_MESSAGE }),
   },
+  // Each caller's own channels only.
+  'GET /api/channels/activity': {
+    kind: 'rest',
+    route: 'GET /api/channels/activity',
+    path: () => '/api/channels/activity',
+    statuses: signedIn(200),
+  },
   'GET /api/conversations': {
     kind: 'rest',
     route: 'GET /api/conversations',
