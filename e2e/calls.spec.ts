@@ -122,8 +122,9 @@ test('A calls B: ring, accept, audio both ways, minimize and restore, B ends', a
   const b = await open(browser, someone('Bea'));
   const a = await open(browser, someone('Ann'));
   await placeCall(a, b);
+  // One state at a time: ringing says "Calling…" only; the voice's status comes once answered.
   await expect(a.page.getByText('Calling…')).toBeVisible();
-  await expect(a.page.getByText('Connecting voice...')).toBeVisible();
+  await expect(a.page.getByText('Connecting voice...')).toBeHidden();
 
   const incoming = b.page.getByTestId('incoming-call');
   await expect(incoming.getByText('Incoming call...')).toBeVisible();
@@ -172,6 +173,11 @@ test('A calls B: ring, accept, audio both ways, minimize and restore, B ends', a
   const pill = a.page.getByTestId('minimized-call');
   await expect(pill.getByText('On call')).toBeVisible();
   await expect(pill.getByText(b.person.name)).toBeVisible();
+  // The call's running time goes on in the pill.
+  const pillTimer = pill.getByTestId('call-timer');
+  await expect(pillTimer).toHaveText(/^\d+:\d\d$/);
+  const shown = await pillTimer.textContent();
+  await expect(pillTimer).not.toHaveText(shown!, { timeout: 3000 });
   await pill.getByRole('button', { name: `Restore call with ${b.person.name}` }).click();
   await expect(a.page.getByTestId('active-call')).toBeVisible();
   await a.page.keyboard.press('Escape');
