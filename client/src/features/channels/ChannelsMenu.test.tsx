@@ -63,7 +63,8 @@ afterEach(() => {
   setCurrentChannelId(null);
 });
 
-describe('the Channels menu', () => {
+// Under a busy machine the first render (Radix menu, queries) alone can take seconds.
+describe('the Channels menu', { timeout: 15_000 }, () => {
   it('lists each channel once, with what is going on in each of mine', async () => {
     serve([
       { channelId: 1, missed: 0, online: 2 },

@@ -66,7 +66,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the Contacts button', () => {
+// Under a busy machine the first render (Radix popover, queries) alone can take seconds.
+describe('the Contacts button', { timeout: 15_000 }, () => {
   it('counts missed calls on its icon until the list is opened, which still says who called', async () => {
     serve([
       missedFrom(ava, '2026-11-27T08:00:00Z'),

@@ -40,6 +40,7 @@ export function TopBarButton({
         'sm:h-9 sm:min-h-0 sm:flex-row sm:gap-2 sm:px-3 sm:text-sm sm:text-foreground',
         className,
       )}
+      {...(count > 0 && countLabel ? { 'aria-label': `${label}, ${countLabel}` } : {})}
       {...props}
     >
       <span className="relative inline-flex shrink-0">
@@ -54,7 +55,6 @@ export function TopBarButton({
         ) : null}
       </span>
       <span className="truncate">{label}</span>
-      {count > 0 && countLabel ? <span className="sr-only">, {countLabel}</span> : null}
     </button>
   );
 }
