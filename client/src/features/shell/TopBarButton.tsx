@@ -48,7 +48,7 @@ export function TopBarButton({
         {count > 0 ? (
           <span
             aria-hidden="true"
-            className="absolute -top-1.5 -right-2.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[0.625rem] leading-none font-bold text-destructive-foreground ring-2 ring-background"
+            className="absolute -top-1.5 -right-2.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[0.625rem] leading-none font-bold text-destructive-foreground ring-2 ring-background sm:right-auto sm:-left-2.5"
           >
             {count > 99 ? '99+' : count}
           </span>
