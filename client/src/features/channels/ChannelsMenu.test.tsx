@@ -73,7 +73,7 @@ describe('the Channels menu', { timeout: 15_000 }, () => {
     ]);
     renderMenu(true);
     const menu = await screen.findByRole('menu', { name: 'Channels' });
-    await within(menu).findByText('2 missed');
+    await within(menu).findByText('2 missed', undefined, { timeout: 5000 });
     for (const name of ['Family', hiking.name, 'Work', 'Chess club'])
       expect(within(menu).getAllByText(name)).toHaveLength(1);
 
@@ -104,9 +104,11 @@ describe('the Channels menu', { timeout: 15_000 }, () => {
       { channelId: 3, missed: 2, online: 1 },
     ]);
     renderMenu(false);
-    const button = await screen.findByRole('button', {
-      name: 'Channels, 2 missed in other channels',
-    });
+    const button = await screen.findByRole(
+      'button',
+      { name: 'Channels, 2 missed in other channels' },
+      { timeout: 5000 },
+    );
     expect(within(button).getByText('2')).toBeTruthy();
   });
 });

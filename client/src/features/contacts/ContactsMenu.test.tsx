@@ -75,14 +75,19 @@ describe('the Contacts button', { timeout: 15_000 }, () => {
       missedFrom(cleo, '2026-11-27T06:00:00Z'),
     ]);
     renderMenu();
-    const button = await screen.findByRole('button', { name: 'Contacts, 3 missed calls' });
+    const button = await screen.findByRole(
+      'button',
+      { name: 'Contacts, 3 missed calls' },
+      // Sign-in state, then the history: two requests and a lazy schema before the count shows.
+      { timeout: 5000 },
+    );
     expect(within(button).getByText('3')).toBeTruthy();
     // The label is never shortened for the count.
     expect(within(button).getByText('Contacts')).toBeTruthy();
 
     fireEvent.click(button);
     const list = await screen.findByRole('dialog', { name: 'Contacts' });
-    await within(list).findByText('Ava Andersson');
+    await within(list).findByText('Ava Andersson', undefined, { timeout: 5000 });
     expect(within(list).getAllByText('Missed call')).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Contacts' }).textContent).toBe('Contacts');
 
