@@ -122,8 +122,9 @@ test('A calls B: ring, accept, audio both ways, minimize and restore, B ends', a
   const b = await open(browser, someone('Bea'));
   const a = await open(browser, someone('Ann'));
   await placeCall(a, b);
+  // One state at a time: ringing says "Calling…" only; the voice's status comes once answered.
   await expect(a.page.getByText('Calling…')).toBeVisible();
-  await expect(a.page.getByText('Connecting voice...')).toBeVisible();
+  await expect(a.page.getByText('Connecting voice...')).toBeHidden();
 
   const incoming = b.page.getByTestId('incoming-call');
   await expect(incoming.getByText('Incoming call...')).toBeVisible();
@@ -172,6 +173,11 @@ test('A calls B: ring, accept, audio both ways, minimize and restore, B ends', a
   const pill = a.page.getByTestId('minimized-call');
   await expect(pill.getByText('On call')).toBeVisible();
   await expect(pill.getByText(b.person.name)).toBeVisible();
+  // The call's running time goes on in the pill.
+  const pillTimer = pill.getByTestId('call-timer');
+  await expect(pillTimer).toHaveText(/^\d+:\d\d$/);
+  const shown = await pillTimer.textContent();
+  await expect(pillTimer).not.toHaveText(shown!, { timeout: 3000 });
   await pill.getByRole('button', { name: `Restore call with ${b.person.name}` }).click();
   await expect(a.page.getByTestId('active-call')).toBeVisible();
   await a.page.keyboard.press('Escape');
@@ -208,7 +214,9 @@ test('B declines: A is told and the call screens close', async ({ browser }) => 
   await b.close();
 });
 
-test('A hangs up while B is still ringing: the ringing stops', async ({ browser }) => {
+test('A hangs up while B is still ringing: the ringing stops, and B sees a missed call', async ({
+  browser,
+}) => {
   const b = await open(browser, someone('Bea'));
   const a = await open(browser, someone('Ann'));
   await placeCall(a, b);
@@ -216,6 +224,26 @@ test('A hangs up while B is still ringing: the ringing stops', async ({ browser 
   await a.page.getByRole('button', { name: 'End call' }).click();
   await expect(a.page.getByTestId('active-call')).toBeHidden();
   await expect(b.page.getByTestId('incoming-call')).toBeHidden();
+  await expect(b.page.getByText('Missed call', { exact: true })).toBeVisible();
+
+  // The count on Contacts says so until B opens the list, where Ann's row is marked.
+  const contacts = b.page.getByRole('button', { name: 'Contacts, 1 missed call' });
+  await expect(contacts).toBeVisible();
+  await expect(contacts).toContainText('1');
+  await contacts.click();
+  const annRow = b.page
+    .getByRole('dialog', { name: 'Contacts' })
+    .getByRole('listitem')
+    .filter({ hasText: a.person.name });
+  await expect(annRow.getByText('Missed call')).toBeVisible();
+  await b.page.keyboard.press('Escape');
+  await expect(b.page.getByRole('button', { name: 'Contacts', exact: true })).toBeVisible();
+
+  // In B's history it is a missed call; in A's, one A cancelled.
+  const history = async (party: Party) =>
+    ((await (await party.page.request.get('/api/calls')).json()) as { outcome: string }[])[0];
+  expect(await history(b)).toMatchObject({ outcome: 'missed' });
+  expect(await history(a)).toMatchObject({ outcome: 'cancelled' });
   await a.close();
   await b.close();
 });

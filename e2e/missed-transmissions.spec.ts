@@ -47,6 +47,21 @@ test('a member offline during three transmissions sees "3 missed" and plays them
   await ben.page.reload();
   const missed = ben.page.getByRole('button', { name: '3 missed' });
   await expect(missed).toBeVisible({ timeout: 15_000 });
+
+  // The Channels menu says it too, beside the channel, with Ava still there to answer.
+  await ben.page.getByRole('button', { name: 'Channels' }).click();
+  const menu = ben.page.getByRole('menu', { name: 'Channels' });
+  const item = menu.getByRole('menuitem').filter({ hasText: '3 missed' });
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText('1 online');
+  for (const width of [390, 1280]) {
+    await ben.page.setViewportSize({ width, height: 900 });
+    await ben.page.screenshot({ path: testInfo.outputPath(`channels-menu-${width}.png`) });
+  }
+  expect(await seriousViolations(ben.page)).toEqual([]);
+  await ben.page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+
   await missed.click();
   const dialog = ben.page.getByRole('dialog', { name: 'Transmissions' });
   const items = dialog.getByRole('list', { name: 'Kept transmissions' }).getByRole('listitem');

@@ -16,6 +16,8 @@ export const API_PATHS = {
   blockedUsers: '/api/blocked-users',
 
   channels: '/api/channels',
+  /** Missed transmissions and who is there, per channel of mine (the Channels menu). */
+  channelActivity: '/api/channels/activity',
   channel: '/api/channels/:id',
   channelMembers: '/api/channels/:id/members',
   channelMember: '/api/channels/:id/members/:memberId',

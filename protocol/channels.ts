@@ -82,6 +82,19 @@ export const mutedUsersParamsSchema = z.object({ channelId: channelIdSchema });
 export const mutedUsersResponseSchema = z.object({ mutedUsers: z.array(z.string()) });
 export type MutedUsersResponse = z.infer<typeof mutedUsersResponseSchema>;
 
+/**
+ * `GET /api/channels/activity`: what is going on in each of the signed-in user's channels, for the
+ * Channels menu: transmissions they missed ("2 missed") and how many others hear the channel now.
+ */
+export const channelActivitySchema = z.object({
+  channelId: z.number().int().positive(),
+  missed: z.number().int().nonnegative(),
+  /** Other members who hear the channel now (the member list's Online and Speaking). */
+  online: z.number().int().nonnegative(),
+});
+export type ChannelActivity = z.infer<typeof channelActivitySchema>;
+export const channelActivityResponseSchema = z.array(channelActivitySchema);
+
 /** Poke limit (DESIGN §3): one poke per (from, to) pair per this many milliseconds. */
 export const POKE_INTERVAL_MS = 10_000;
 

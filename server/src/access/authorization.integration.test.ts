@@ -610,6 +610,13 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(200),
     check: (_f, _actor, response) => expect(response).toEqual({ message: CONTACT_ADD_MESSAGE }),
   },
+  // Each caller's own channels only.
+  'GET /api/channels/activity': {
+    kind: 'rest',
+    route: 'GET /api/channels/activity',
+    path: () => '/api/channels/activity',
+    statuses: signedIn(200),
+  },
   'GET /api/conversations': {
     kind: 'rest',
     route: 'GET /api/conversations',
@@ -1012,7 +1019,8 @@ const ROWS: Record<string, Row> = {
     run: async (c) => {
       c.ws!.send({ type: 'call_ended', callId: c.f.ringingCallId });
       await c.barrier();
-      return (await c.callStatus(c.f.ringingCallId)) === 'ended' ? E : I;
+      // Ended by anyone but the receiver, a ringing call becomes a missed one.
+      return (await c.callStatus(c.f.ringingCallId)) !== 'ringing' ? E : I;
     },
   },
 

@@ -16,7 +16,14 @@ import type { ClientSocket } from '../realtime/client-socket.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
 import { findUserById } from '../users/user-directory.js';
 import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
-import { findCall, liveCallsOf, startCall, transition, type CallRow } from './call-store.js';
+import {
+  findCall,
+  GIVEN_UP,
+  liveCallsOf,
+  startCall,
+  transition,
+  type CallRow,
+} from './call-store.js';
 
 export interface CallTimings {
   ringTimeoutMs: number;
@@ -157,13 +164,23 @@ export class CallService {
     this.timers.clear();
   }
 
-  private async finish(call: CallRow, reason: 'hangup' | 'disconnected', by?: string): Promise<void> {
-    // Ended while it still rang (the caller gave up, or a party went away): the receiver missed it,
-    // unless they hung up themselves.
-    const unanswered = await transition(this.deps.db, call.id, ['ringing'], 'ended', reason);
-    const ended = unanswered ?? (await transition(this.deps.db, call.id, ['active'], 'ended', reason));
+  private async finish(
+    call: CallRow,
+    reason: 'hangup' | 'disconnected',
+    by?: string,
+  ): Promise<void> {
+    // Ended while it still rang and not by the receiver (the caller gave up, or a party went away):
+    // the receiver missed it, in their history and on their devices, as if it had rung out.
+    if (by !== call.receiverId) {
+      const endReason = by === call.callerId ? GIVEN_UP : reason;
+      const missed = await transition(this.deps.db, call.id, ['ringing'], 'missed', endReason);
+      if (missed)
+        return this.rangUnanswered(missed, { type: 'call_ended', callId: call.id, reason });
+    }
+    const ended =
+      (await transition(this.deps.db, call.id, ['ringing'], 'ended', reason)) ??
+      (await transition(this.deps.db, call.id, ['active'], 'ended', reason));
     if (!ended) return;
-    if (unanswered && by !== unanswered.receiverId) this.deps.pushes?.missed(unanswered);
     const message: CallServerMessage = { type: 'call_ended', callId: call.id, reason };
     await this.send(call.callerId, message);
     await this.send(call.receiverId, message);
@@ -172,10 +189,14 @@ export class CallService {
 
   private async ringTimedOut(callId: string): Promise<void> {
     const missed = await transition(this.deps.db, callId, ['ringing'], 'missed');
-    if (!missed) return;
+    if (missed) await this.rangUnanswered(missed, { type: 'call_missed', callId });
+  }
+
+  /** Nobody answered: the receiver's devices stop ringing and show "Missed call" (and get its push). */
+  private async rangUnanswered(missed: CallRow, toCaller: CallServerMessage): Promise<void> {
     this.deps.pushes?.missed(missed);
-    await this.send(missed.callerId, { type: 'call_missed', callId });
-    await this.send(missed.receiverId, { type: 'call_missed', callId });
+    await this.send(missed.callerId, toCaller);
+    await this.send(missed.receiverId, { type: 'call_missed', callId: missed.id });
     await this.closeRoom(missed);
   }
 

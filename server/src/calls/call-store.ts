@@ -8,6 +8,12 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 
 const LIVE: CallStatus[] = ['ringing', 'active'];
 
+/**
+ * The end reason of a call its caller hung up while it rang: missed for the receiver, cancelled in
+ * the caller's own history.
+ */
+export const GIVEN_UP = 'given_up';
+
 export type StartOutcome = 'created' | 'busy' | 'taken';
 
 /**

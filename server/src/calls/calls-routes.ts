@@ -6,7 +6,7 @@ import { requireUser } from '../auth/require-user.js';
 import type { Database } from '../db/database.js';
 import { callIceServers } from '../turn/turn-credentials.js';
 import { findUserById } from '../users/user-directory.js';
-import { recentCalls, type CallRow } from './call-store.js';
+import { GIVEN_UP, recentCalls, type CallRow } from './call-store.js';
 
 export function registerCallRoutes(app: FastifyInstance): void {
   const { ctx } = app;
@@ -59,7 +59,7 @@ function entry(
     contactId,
     contactName: contact?.name ?? '',
     contactProfileImageUrl: contact?.imageUrl ?? null,
-    outcome: outcome(row),
+    outcome: outcome(row, outgoing),
     startedAt: row.createdAt.toISOString(),
     answeredAt: row.answeredAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
@@ -67,10 +67,12 @@ function entry(
   };
 }
 
-function outcome(row: CallRow): CallHistoryEntry['outcome'] {
+function outcome(row: CallRow, outgoing: boolean): CallHistoryEntry['outcome'] {
   if (row.status === 'ringing' || row.status === 'active') return 'ongoing';
   if (row.answeredAt) return 'answered';
   if (row.status === 'declined') return 'declined';
-  if (row.status === 'missed') return 'missed';
+  // The caller who gave up cancelled it; the receiver missed it all the same.
+  if (row.status === 'missed')
+    return outgoing && row.endReason === GIVEN_UP ? 'cancelled' : 'missed';
   return 'cancelled';
 }

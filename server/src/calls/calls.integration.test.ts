@@ -37,7 +37,11 @@ const newCall = (receiverId: string) => ({
 
 const ofType = (type: string, callId?: string) => (m: Message) =>
   m.type === type && (callId === undefined || m.callId === callId);
-async function waitForHistory(who: Person, callId: string, outcome: CallHistoryEntry['outcome']): Promise<void> {
+async function waitForHistory(
+  who: Person,
+  callId: string,
+  outcome: CallHistoryEntry['outcome'],
+): Promise<void> {
   for (;;) {
     const history = (await (await who.client.request('/api/calls')).json()) as CallHistoryEntry[];
     if (history.some((entry) => entry.callId === callId && entry.outcome === outcome)) return;
@@ -204,7 +208,52 @@ describe.each(testDatabases())('one-to-one calls on $name', (database) => {
     }
   });
 
-  it('stops the ringing when the caller hangs up first', async () => {
+  it('stops the ringing when the caller hangs up first, and leaves the receiver a missed call', async () => {
+    const ann = people.ann;
+    const bob = people.bob;
+    const caller = await TestSocket.open(ann.client);
+    const receiver = await TestSocket.open(bob.client);
+    const otherDevice = await TestSocket.open(bob.client);
+    const call = newCall(bob.id);
+    caller.send(call);
+    await receiver.next(ofType('incoming_call', call.callId));
+    await otherDevice.next(ofType('incoming_call', call.callId));
+    caller.send({ type: 'call_ended', callId: call.callId });
+    // Every device of the receiver stops ringing as for a call that rang out.
+    await receiver.next(ofType('call_missed', call.callId));
+    await otherDevice.next(ofType('call_missed', call.callId));
+    expect(await caller.next<Message>(ofType('call_ended', call.callId))).toMatchObject({
+      reason: 'hangup',
+    });
+    const callerHistory = (await (
+      await ann.client.request('/api/calls')
+    ).json()) as CallHistoryEntry[];
+    expect(callerHistory[0]).toMatchObject({
+      callId: call.callId,
+      direction: 'outgoing',
+      outcome: 'cancelled',
+    });
+    const receiverHistory = (await (
+      await bob.client.request('/api/calls')
+    ).json()) as CallHistoryEntry[];
+    expect(receiverHistory[0]).toMatchObject({
+      callId: call.callId,
+      direction: 'incoming',
+      outcome: 'missed',
+      contactId: ann.id,
+      answeredAt: null,
+      durationSeconds: 0,
+    });
+    // Answering after the caller gave up does nothing.
+    receiver.send({ type: 'call_accepted', callId: call.callId });
+    await pause(200);
+    expect(caller.received.some((m) => (m as Message).type === 'call_accepted')).toBe(false);
+    await caller.close();
+    await receiver.close();
+    await otherDevice.close();
+  });
+
+  it('leaves no missed call when the receiver ends a ringing call themselves', async () => {
     const ann = people.ann;
     const bob = people.bob;
     const caller = await TestSocket.open(ann.client);
@@ -212,12 +261,10 @@ describe.each(testDatabases())('one-to-one calls on $name', (database) => {
     const call = newCall(bob.id);
     caller.send(call);
     await receiver.next(ofType('incoming_call', call.callId));
-    caller.send({ type: 'call_ended', callId: call.callId });
-    expect(await receiver.next<Message>(ofType('call_ended', call.callId))).toMatchObject({
-      reason: 'hangup',
-    });
-    const history = (await (await ann.client.request('/api/calls')).json()) as CallHistoryEntry[];
-    expect(history[0]).toMatchObject({ outcome: 'cancelled' });
+    receiver.send({ type: 'call_ended', callId: call.callId });
+    await caller.next(ofType('call_ended', call.callId));
+    const history = (await (await bob.client.request('/api/calls')).json()) as CallHistoryEntry[];
+    expect(history[0]).toMatchObject({ callId: call.callId, outcome: 'cancelled' });
     await caller.close();
     await receiver.close();
   });
@@ -324,7 +371,7 @@ describe.each(testDatabases())('one-to-one calls on $name', (database) => {
     caller.send(first);
     await receiver.next(ofType('incoming_call', first.callId));
     caller.send({ type: 'call_ended', callId: first.callId });
-    await receiver.next(ofType('call_ended', first.callId));
+    await receiver.next(ofType('call_missed', first.callId));
     const reused = { ...newCall(bob.id), callId: first.callId };
     caller.send(reused);
     expect(

@@ -63,7 +63,9 @@ describe.each(testDatabases())('/ws/webrtc signalling on $name', (database) => {
     }
     const close = async () => {
       annWs.send({ type: 'call_ended', callId: call.callId });
-      await bobWs.next((m: Message) => m.type === 'call_ended' && m.callId === call.callId);
+      // Unanswered, it is a missed call for Bob; answered, it ended.
+      const over = accept ? 'call_ended' : 'call_missed';
+      await bobWs.next((m: Message) => m.type === over && m.callId === call.callId);
       await annWs.close();
       await bobWs.close();
     };

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../protocol/api-paths.js';
-import { channelParamsSchema, createChannelBodySchema } from '../../../protocol/channels.js';
+import {
+  channelParamsSchema,
+  createChannelBodySchema,
+  type ChannelActivity,
+} from '../../../protocol/channels.js';
 import {
   channelTalkModeBodySchema,
   type ChannelTalkModeSettings,
@@ -15,6 +19,7 @@ import {
 } from '../access/tier-guards.js';
 import { requireUser } from '../auth/require-user.js';
 import { createChannel, listAllChannels, listChannelsOf, setTalkMode } from './channel-store.js';
+import { channelActivityOf } from './channel-activity.js';
 import { withErrorField } from './creation-errors.js';
 import { deleteChannelEverywhere } from './delete-channel.js';
 import { registerMemberRoutes } from './members-routes.js';
@@ -29,6 +34,16 @@ export function registerChannelRoutes(app: FastifyInstance): void {
     const user = await requireUser(request);
     const { db } = ctx.database;
     return hasAllChannelsAccess(user) ? listAllChannels(db) : listChannelsOf(db, user.id);
+  });
+
+  /** What is going on in each of my channels (the Channels menu): "N missed", others there now. */
+  app.get(API_PATHS.channelActivity, async (request) => {
+    const user = await requireUser(request);
+    const { database, presence, transmissions } = ctx;
+    return (await channelActivityOf(
+      { db: database.db, presence, transmissions },
+      user.id,
+    )) satisfies ChannelActivity[];
   });
 
   /** One user's channels: their own, or anyone's for a superadmin. */

@@ -103,7 +103,7 @@ describe.each(testDatabases())('call push notifications on $name', (database) =>
     ada.send(givenUp);
     await hiddenPage.next<Message>(ofType('incoming_call', givenUp.callId));
     ada.send({ type: 'call_ended', callId: givenUp.callId });
-    await hiddenPage.next<Message>(ofType('call_ended', givenUp.callId));
+    await hiddenPage.next<Message>(ofType('call_missed', givenUp.callId));
 
     const declined = newCall(phone.person.id);
     ada.send(declined);

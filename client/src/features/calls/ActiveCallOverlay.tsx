@@ -17,7 +17,7 @@ export type ActiveCallOverlayProps = {
 
 /**
  * Spec §2: name, m:ss timer, "Connected" or "Connecting voice...", mute, end, minimize. While the
- * other side still rings it says "Calling…" where the timer will be.
+ * other side still rings it says only "Calling…" where the timer and the voice's status will be.
  */
 export function ActiveCallOverlay({
   state,
@@ -29,6 +29,7 @@ export function ActiveCallOverlay({
   const { call } = state;
   const status =
     state.phase === 'active' && state.media === 'connected' ? 'Connected' : 'Connecting voice...';
+
   return (
     <CallScreen
       title={`Call with ${call.contactName}`}
@@ -48,17 +49,22 @@ export function ActiveCallOverlay({
         />
         <div className="grid gap-1">
           <p className="font-display text-3xl font-bold break-words">{call.contactName}</p>
+          {/* One state at a time: "Calling…" while it rings, then the timer and the voice's status. */}
           {state.phase === 'active' ? (
-            <CallTimer startedAt={state.startedAt} className="text-2xl font-medium" />
+            <>
+              <CallTimer startedAt={state.startedAt} className="text-2xl font-medium" />
+              <p
+                role="status"
+                className={status === 'Connected' ? 'text-success-text' : 'text-muted-foreground'}
+              >
+                {status}
+              </p>
+            </>
           ) : (
-            <span className="text-2xl font-medium text-muted-foreground">Calling…</span>
+            <p role="status" className="text-2xl font-medium text-muted-foreground">
+              Calling…
+            </p>
           )}
-          <p
-            role="status"
-            className={status === 'Connected' ? 'text-success-text' : 'text-muted-foreground'}
-          >
-            {status}
-          </p>
         </div>
       </div>
       <div className="flex w-full max-w-xs justify-between">

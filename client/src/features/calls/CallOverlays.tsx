@@ -20,7 +20,7 @@ export function CallOverlays() {
   if (state.minimized)
     return (
       <MinimizedCallPill
-        call={state.call}
+        state={state}
         onRestore={callController.restore}
         onEnd={callController.hangUp}
       />

@@ -1,16 +1,31 @@
+import { useEffect } from 'react';
 import { PhoneOff } from 'lucide-react';
-import type { CallInfo } from './call-state';
+import type { CallState } from './call-state';
+import { CallTimer } from './CallTimer';
 
-/** Spec §2: the minimized call — name and "On call"; click to restore; an end button. */
+type LiveCall = Extract<CallState, { phase: 'outgoing' | 'active' }>;
+
+/** Set on `<body>` while the pill shows: the page keeps room at its foot (styles.css), so the pill covers nothing. */
+export const PILL_SPACE_ATTRIBUTE = 'data-call-minimized';
+
+/**
+ * Spec §2: the minimized call — name and "On call" with the call's running time (or "Calling…"
+ * while it rings); click to restore; an end button.
+ */
 export function MinimizedCallPill({
-  call,
+  state,
   onRestore,
   onEnd,
 }: {
-  call: CallInfo;
+  state: LiveCall;
   onRestore: () => void;
   onEnd: () => void;
 }) {
+  const { call } = state;
+  useEffect(() => {
+    document.body.setAttribute(PILL_SPACE_ATTRIBUTE, '');
+    return () => document.body.removeAttribute(PILL_SPACE_ATTRIBUTE);
+  }, []);
   return (
     <div
       data-testid="minimized-call"
@@ -27,7 +42,14 @@ export function MinimizedCallPill({
           className="size-2.5 shrink-0 animate-pulse rounded-full bg-primary-foreground motion-reduce:animate-none"
         />
         <span className="truncate font-medium">{call.contactName}</span>
-        <span className="shrink-0 text-sm">On call</span>
+        {state.phase === 'active' ? (
+          <>
+            <span className="shrink-0 text-sm">On call</span>
+            <CallTimer startedAt={state.startedAt} className="shrink-0 text-sm font-semibold" />
+          </>
+        ) : (
+          <span className="shrink-0 text-sm">Calling…</span>
+        )}
       </button>
       <button
         type="button"

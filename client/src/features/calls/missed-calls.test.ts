@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CallHistoryEntry } from '../../../../protocol/calls';
-import { readSeenMarks, unseenMissedFrom, writeSeenMark } from './missed-calls';
+import {
+  missedCallsSince,
+  missedCallsText,
+  readListSeen,
+  readSeenMarks,
+  unseenMissedFrom,
+  writeListSeen,
+  writeSeenMark,
+} from './missed-calls';
 
 const entry = (
   contactId: string,
@@ -33,6 +41,37 @@ describe('unseenMissedFrom', () => {
     expect(
       unseenMissedFrom(history, { dan: '2026-01-01T09:00:00Z', ann: '2026-01-02T09:59:00Z' }),
     ).toEqual(new Set(['ann']));
+  });
+});
+
+describe('missedCallsSince', () => {
+  const history = [
+    entry('ann', '2026-01-02T10:00:00Z', 'missed'),
+    entry('ann', '2026-01-02T09:30:00Z', 'missed'),
+    entry('bob', '2026-01-02T09:00:00Z', 'answered'),
+    entry('cem', '2026-01-02T08:00:00Z', 'missed', 'outgoing'),
+    entry('dan', '2026-01-01T08:00:00Z', 'cancelled'),
+  ];
+
+  it('counts every incoming missed call after the list was last opened', () => {
+    expect(missedCallsSince(history, null)).toBe(2);
+    expect(missedCallsSince(history, '2026-01-02T09:45:00Z')).toBe(1);
+    expect(missedCallsSince(history, '2026-01-02T10:00:00Z')).toBe(0);
+    expect(missedCallsText(1)).toBe('1 missed call');
+    expect(missedCallsText(3)).toBe('3 missed calls');
+  });
+
+  it('keeps when the list was opened, and ignores garbage', () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
+    expect(readListSeen(storage)).toBeNull();
+    writeListSeen(new Date('2026-01-02T00:00:00Z'), storage);
+    expect(readListSeen(storage)).toBe('2026-01-02T00:00:00.000Z');
+    data.set('chirp.missedCallListSeen', 'not a date');
+    expect(readListSeen(storage)).toBeNull();
   });
 });
 

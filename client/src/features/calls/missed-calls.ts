@@ -4,6 +4,8 @@ import type { CallHistoryEntry } from '../../../../protocol/calls';
 export type SeenMarks = Readonly<Record<string, string>>;
 
 const STORAGE_KEY = 'chirp.missedCallsSeen';
+/** When the Contacts list was last opened: the top bar's count is of missed calls since then. */
+const LIST_SEEN_KEY = 'chirp.missedCallListSeen';
 
 /** Contacts with a missed incoming call newer than the last time the user saw their mark. */
 export function unseenMissedFrom(
@@ -18,6 +20,45 @@ export function unseenMissedFrom(
       result.add(entry.contactId);
   }
   return result;
+}
+
+/**
+ * How many incoming calls were missed after `since` (an ISO time, or null for never), each one
+ * counted: the number on the Contacts button until the list is opened.
+ */
+export function missedCallsSince(
+  history: readonly CallHistoryEntry[],
+  since: string | null,
+): number {
+  const after = since === null ? Number.NEGATIVE_INFINITY : Date.parse(since);
+  return history.filter(
+    (entry) =>
+      entry.direction === 'incoming' &&
+      entry.outcome === 'missed' &&
+      Date.parse(entry.startedAt) > after,
+  ).length;
+}
+
+export const missedCallsText = (count: number) =>
+  count === 1 ? '1 missed call' : `${count} missed calls`;
+
+export function readListSeen(storage: Pick<Storage, 'getItem'> = localStorage): string | null {
+  try {
+    const value = storage.getItem(LIST_SEEN_KEY);
+    return value !== null && !Number.isNaN(Date.parse(value)) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeListSeen(at: Date, storage: Pick<Storage, 'setItem'> = localStorage): string {
+  const value = at.toISOString();
+  try {
+    storage.setItem(LIST_SEEN_KEY, value);
+  } catch {
+    // Storage full or disabled: seen for this page only.
+  }
+  return value;
 }
 
 export function readSeenMarks(storage: Pick<Storage, 'getItem'> = localStorage): SeenMarks {

@@ -4,7 +4,15 @@ import { useMemo, useSyncExternalStore } from 'react';
 import { callHistoryResponseSchema } from '../../../../protocol/calls';
 import { parsedQuery } from '../../lib/query-client';
 import { useAuth } from '../auth/useAuth';
-import { readSeenMarks, unseenMissedFrom, writeSeenMark, type SeenMarks } from './missed-calls';
+import {
+  missedCallsSince,
+  readListSeen,
+  readSeenMarks,
+  unseenMissedFrom,
+  writeListSeen,
+  writeSeenMark,
+  type SeenMarks,
+} from './missed-calls';
 
 export const CALL_HISTORY_QUERY_KEY = [API_PATHS.calls] as const;
 
@@ -42,4 +50,31 @@ export function useMissedCalls(): ReadonlySet<string> {
   const { data } = useCallHistory();
   const marks = useSyncExternalStore(subscribeSeen, seenMarks, seenMarks);
   return useMemo(() => unseenMissedFrom(data ?? [], marks), [data, marks]);
+}
+
+// `undefined` until first read: null is a stored "never opened".
+let listSeen: string | null | undefined;
+const listSeenListeners = new Set<() => void>();
+
+function listSeenAt(): string | null {
+  if (listSeen === undefined) listSeen = readListSeen();
+  return listSeen;
+}
+
+function subscribeListSeen(listener: () => void): () => void {
+  listSeenListeners.add(listener);
+  return () => listSeenListeners.delete(listener);
+}
+
+/** The Contacts list was opened: the missed calls in it are seen, so the button's count clears. */
+export function markMissedCallListSeen(): void {
+  listSeen = writeListSeen(new Date());
+  for (const listener of [...listSeenListeners]) listener();
+}
+
+/** Missed calls since the Contacts list was last opened: the number on the Contacts button. */
+export function useUnseenMissedCallCount(): number {
+  const { data } = useCallHistory();
+  const since = useSyncExternalStore(subscribeListSeen, listSeenAt, listSeenAt);
+  return useMemo(() => missedCallsSince(data ?? [], since), [data, since]);
 }

@@ -14,19 +14,26 @@ import {
 import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
 import { TopBarButton } from '../shell/TopBarButton';
-import { groupUserChannels } from './channel-groups';
+import { TRANSMISSION_TEXTS } from '../transmissions/transmission-texts';
+import { groupChannels } from './channel-groups';
 import { ChannelMenuItem } from './ChannelMenuItem';
 import { CreateChannelDialog } from './CreateChannelDialog';
 import { JoinChannelDialog } from './JoinChannelDialog';
 import { useCurrentChannel } from './current-channel';
 import { useAllChannels } from './useAllChannels';
+import { missedElsewhere, useChannelActivity } from './useChannelActivity';
 import { useSelectChannel } from './useSelectChannel';
 import { useUserChannels } from './useUserChannels';
 
-/** The top bar's Channels dropdown (spec §2): Created by You, Member Of, All Channels, Create New Channel. */
+/**
+ * The top bar's Channels dropdown (spec §2): Created by You, Member Of, All Channels (the rest),
+ * Create New Channel; each of my channels with its activity, and on the button the transmissions
+ * I missed in channels other than the one on screen.
+ */
 export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const { user } = useAuth();
   const { channelId } = useCurrentChannel();
+  const [open, setOpen] = useState(defaultOpen);
   const [creating, setCreating] = useState(false);
   const [joining, setJoining] = useState<Channel | null>(null);
   const tier = user?.subscriptionTier ?? 'free';
@@ -34,13 +41,19 @@ export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean })
   const mine = useUserChannels();
   const all = useAllChannels(seesAll);
   const select = useSelectChannel();
+  const activity = useChannelActivity(open);
+  const missed = missedElsewhere(activity, channelId);
 
   const myIds = new Set((mine.data ?? []).map((channel) => channel.id));
-  const { createdByYou, memberOf } = groupUserChannels(mine.data ?? [], user?.id ?? '');
+  const { createdByYou, memberOf, others } = groupChannels(
+    mine.data ?? [],
+    seesAll ? (all.data ?? []) : [],
+    user?.id ?? '',
+  );
   const groups: { label: string; channels: Channel[] }[] = [
     { label: 'Created by You', channels: createdByYou },
     { label: 'Member Of', channels: memberOf },
-    { label: 'All Channels', channels: seesAll ? (all.data ?? []) : [] },
+    { label: 'All Channels', channels: others },
   ].filter((group) => group.channels.length > 0);
   const isLoading = mine.isLoading || (seesAll && all.isLoading);
   // Spec §8: the failing query's own text, "Failed to fetch user channels / all channels".
@@ -52,9 +65,14 @@ export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean })
 
   return (
     <>
-      <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenu open={open} onOpenChange={setOpen}>
         <DropdownMenuTrigger asChild>
-          <TopBarButton icon={Hash} label="Channels" />
+          <TopBarButton
+            icon={Hash}
+            label="Channels"
+            count={missed}
+            countLabel={`${TRANSMISSION_TEXTS.missed(missed)} in other channels`}
+          />
         </DropdownMenuTrigger>
         <DropdownMenuContent className="w-[min(20rem,calc(100vw-1rem))]" aria-label="Channels">
           {/* A menu must hold menu items (axe `aria-required-children`): status lines are disabled items. */}
@@ -81,6 +99,7 @@ export function ChannelsMenu({ defaultOpen = false }: { defaultOpen?: boolean })
                       key={channel.id}
                       channel={channel}
                       isCurrent={channel.id === channelId}
+                      activity={activity.get(channel.id)}
                       onSelect={() => pick(channel)}
                     />
                   ))}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { UserPlus, Users } from 'lucide-react';
 import { displayName } from '../../../../protocol/user';
 import { Button } from '../../ui/Button';
@@ -6,6 +6,8 @@ import { Popover, PopoverContent, PopoverTrigger } from '../../ui/Popover';
 import { BusyIcon } from '../../ui/BusyIcon';
 import { Spinner } from '../../ui/Spinner';
 import { useAuth } from '../auth/useAuth';
+import { missedCallsText } from '../calls/missed-calls';
+import { markMissedCallListSeen, useUnseenMissedCallCount } from '../calls/useCallHistory';
 import { useConversations } from '../channels/useConversations';
 import { useUsers } from '../channels/useUsers';
 import { hasContactPicker } from '../invites/contact-picker';
@@ -17,10 +19,23 @@ import { useImportContacts } from './useImportContacts';
 /** The top bar's Contacts dropdown: every other user with Talk, "N missed" and a call button, and Import (spec §2). */
 export function ContactsMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
+  const missedCalls = useUnseenMissedCallCount();
+  // The open list shows who called (each row keeps its mark until called back): the count clears,
+  // for what was there when it opened and for what came in while it was open.
+  useEffect(() => {
+    if (!open) return;
+    markMissedCallListSeen();
+    return markMissedCallListSeen;
+  }, [open]);
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
-        <TopBarButton icon={Users} label="Contacts" />
+        <TopBarButton
+          icon={Users}
+          label="Contacts"
+          count={open ? 0 : missedCalls}
+          countLabel={missedCallsText(missedCalls)}
+        />
       </PopoverTrigger>
       <PopoverContent aria-label="Contacts">
         {open ? <ContactsPanel onTalk={() => setOpen(false)} /> : null}

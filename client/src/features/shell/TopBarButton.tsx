@@ -10,6 +10,12 @@ export type TopBarButtonProps = Omit<ComponentProps<'button'>, 'children'> & {
   label: string;
   /** The tooltip on hover and keyboard focus; the label's entry in `TOP_BAR_HINTS` by default. */
   hint?: string;
+  /**
+   * Something waiting behind the button (missed calls): a count on the icon, so the label keeps
+   * its room, and `countLabel` ("2 missed calls") added to the accessible name. Hidden at 0.
+   */
+  count?: number;
+  countLabel?: string;
 };
 
 /**
@@ -23,6 +29,8 @@ export function TopBarButton({
   icon: Icon,
   label,
   hint = TOP_BAR_HINTS[label],
+  count = 0,
+  countLabel,
   className,
   type = 'button',
   ...props
@@ -40,9 +48,20 @@ export function TopBarButton({
         'sm:h-9 sm:min-h-0 sm:flex-row sm:gap-2 sm:px-3 sm:text-sm sm:text-foreground',
         className,
       )}
+      {...(count > 0 && countLabel ? { 'aria-label': `${label}, ${countLabel}` } : {})}
       {...props}
     >
-      <Icon aria-hidden="true" className="size-5 shrink-0 sm:size-4" />
+      <span className="relative inline-flex shrink-0">
+        <Icon aria-hidden="true" className="size-5 sm:size-4" />
+        {count > 0 ? (
+          <span
+            aria-hidden="true"
+            className="absolute -top-1.5 -right-2.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[0.625rem] leading-none font-bold text-destructive-foreground ring-2 ring-background sm:right-auto sm:-left-2.5"
+          >
+            {count > 99 ? '99+' : count}
+          </span>
+        ) : null}
+      </span>
       <span className="truncate">{label}</span>
     </button>
   );

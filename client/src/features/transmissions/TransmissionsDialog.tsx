@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { Play, Square } from 'lucide-react';
+import { Pause, Play, Square } from 'lucide-react';
 import type { Channel } from '../../../../protocol/channels';
 import { volumeToGain } from '../../../../protocol/voice-preferences';
 import { PLAYBACK_RATES, type Transmission } from '../../../../protocol/transmissions';
@@ -22,7 +22,7 @@ import {
 } from './transmission-queries';
 import { playNow } from './play-request';
 import { TransmissionPlayer, type PlayerSnapshot } from './transmission-player';
-import { formatDuration, formatTime, TRANSMISSION_TEXTS } from './transmission-texts';
+import { formatDuration, formatWhen, TRANSMISSION_TEXTS } from './transmission-texts';
 
 export type TransmissionsDialogProps = {
   channel: Channel;
@@ -105,68 +105,83 @@ function TransmissionsPanel({ channel }: { channel: Channel }) {
   const currentItem = current ? items.find((t) => t.id === current.id) : undefined;
   const queue = (from: Transmission[]) => from.map((t) => ({ id: t.id, speakerId: t.speaker.id }));
 
+  const now = new Date();
+  const when = (t: Transmission) => formatWhen(t.startedAt, now);
+
   return (
     <div className="grid gap-4">
-      <div className="flex flex-wrap items-center gap-2">
-        <Button
-          size="sm"
-          onClick={() => player?.play(queue(items))}
-          disabled={!player || items.length === 0}
-        >
-          <Play aria-hidden="true" />
-          {TRANSMISSION_TEXTS.playAll}
-        </Button>
-        {snapshot.status !== 'idle' ? (
-          <Button size="sm" variant="outline" onClick={() => player?.stop()}>
-            <Square aria-hidden="true" />
-            {TRANSMISSION_TEXTS.stop}
+      <div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            size="sm"
+            onClick={() => player?.play(queue(items))}
+            disabled={!player || items.length === 0}
+          >
+            <Play aria-hidden="true" />
+            {TRANSMISSION_TEXTS.playAll}
           </Button>
-        ) : null}
-        <div
-          role="group"
-          aria-label={TRANSMISSION_TEXTS.speed}
-          className="ml-auto inline-flex rounded-md border border-border p-0.5"
-        >
-          {PLAYBACK_RATES.map((rate) => (
-            <button
-              key={rate}
-              type="button"
-              aria-pressed={snapshot.rate === rate}
-              onClick={() => player?.setRate(rate)}
-              className={cn(
-                'min-h-8 min-w-11 rounded px-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring',
-                snapshot.rate === rate
-                  ? 'bg-primary text-primary-foreground'
-                  : 'text-foreground hover:bg-muted',
-              )}
-            >
-              {rate}×
-            </button>
-          ))}
+          {snapshot.status === 'playing' ? (
+            <Button size="sm" variant="outline" onClick={() => player?.pause()}>
+              <Pause aria-hidden="true" />
+              {TRANSMISSION_TEXTS.pause}
+            </Button>
+          ) : snapshot.status === 'paused' ? (
+            <Button size="sm" variant="outline" onClick={() => player?.resume()}>
+              <Play aria-hidden="true" />
+              {TRANSMISSION_TEXTS.resume}
+            </Button>
+          ) : null}
+          {snapshot.status !== 'idle' ? (
+            <Button size="sm" variant="outline" onClick={() => player?.stop()}>
+              <Square aria-hidden="true" />
+              {TRANSMISSION_TEXTS.stop}
+            </Button>
+          ) : null}
+          <div
+            role="group"
+            aria-label={TRANSMISSION_TEXTS.speed}
+            className="ml-auto inline-flex rounded-md border border-border p-0.5"
+          >
+            {PLAYBACK_RATES.map((rate) => (
+              <button
+                key={rate}
+                type="button"
+                aria-pressed={snapshot.rate === rate}
+                onClick={() => player?.setRate(rate)}
+                className={cn(
+                  'min-h-8 min-w-11 rounded px-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring',
+                  snapshot.rate === rate
+                    ? 'bg-primary text-primary-foreground'
+                    : 'text-foreground hover:bg-muted',
+                )}
+              >
+                {rate}×
+              </button>
+            ))}
+          </div>
         </div>
+        {/* Takes no room while nothing plays (no blank band); always there, so it is announced. */}
+        <p
+          role="status"
+          aria-live="polite"
+          className="mt-2 text-sm text-muted-foreground empty:mt-0"
+        >
+          {snapshot.status === 'error'
+            ? TRANSMISSION_TEXTS.failed
+            : snapshot.status === 'loading'
+              ? TRANSMISSION_TEXTS.loading
+              : currentItem
+                ? TRANSMISSION_TEXTS.nowPlaying(
+                    snapshot.index + 1,
+                    snapshot.queue.length,
+                    currentItem.speaker.name,
+                    when(currentItem),
+                  )
+                : null}
+        </p>
+        {/* Plays, never shows: the buttons above are the one set of controls. */}
+        <audio ref={audioRef} aria-label={TRANSMISSION_TEXTS.player} className="hidden" />
       </div>
-
-      <p role="status" aria-live="polite" className="min-h-5 text-sm text-muted-foreground">
-        {snapshot.status === 'error'
-          ? TRANSMISSION_TEXTS.failed
-          : snapshot.status === 'loading'
-            ? TRANSMISSION_TEXTS.loading
-            : currentItem
-              ? TRANSMISSION_TEXTS.nowPlaying(
-                  snapshot.index + 1,
-                  snapshot.queue.length,
-                  currentItem.speaker.name,
-                  formatTime(currentItem.startedAt),
-                )
-              : null}
-      </p>
-      {/* The usual player controls (pause, seek, time) for whatever is loaded. */}
-      <audio
-        ref={audioRef}
-        controls
-        aria-label={TRANSMISSION_TEXTS.player}
-        className={cn('w-full', snapshot.status === 'idle' && 'hidden')}
-      />
 
       {list.isPending ? (
         <p className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -198,20 +213,22 @@ function TransmissionsPanel({ channel }: { channel: Channel }) {
                 <Button
                   size="icon"
                   variant={playing ? 'default' : 'outline'}
-                  aria-label={TRANSMISSION_TEXTS.playOne(t.speaker.name, formatTime(t.startedAt))}
+                  aria-label={TRANSMISSION_TEXTS.playOne(t.speaker.name, when(t))}
                   onClick={() => player?.play(queue([t]))}
                   disabled={!player}
                 >
                   <Play aria-hidden="true" />
                 </Button>
                 <div className="grid min-w-0 flex-1">
-                  <span className="truncate font-medium">{t.speaker.name}</span>
+                  {/* Whole names, wrapped: two people may share a first name and a long surname. */}
+                  <span className="font-medium [overflow-wrap:anywhere]">{t.speaker.name}</span>
                   <span className="text-xs text-muted-foreground">
-                    <time dateTime={t.startedAt}>{formatTime(t.startedAt)}</time> ·{' '}
-                    {formatDuration(t.durationMs)}
+                    <time dateTime={t.startedAt}>{when(t)}</time> · {formatDuration(t.durationMs)}
                   </span>
                 </div>
-                {t.missed ? <Badge variant="warning">{TRANSMISSION_TEXTS.missedBadge}</Badge> : null}
+                {t.missed ? (
+                  <Badge variant="warning">{TRANSMISSION_TEXTS.missedBadge}</Badge>
+                ) : null}
               </li>
             );
           })}

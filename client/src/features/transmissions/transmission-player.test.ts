@@ -67,7 +67,10 @@ describe('TransmissionPlayer', () => {
 
   it('keeps the chosen speed for every item', async () => {
     player.setRate(1.5);
-    player.play([{ id: 'a', speakerId: 'ava' }, { id: 'b', speakerId: 'ava' }]);
+    player.play([
+      { id: 'a', speakerId: 'ava' },
+      { id: 'b', speakerId: 'ava' },
+    ]);
     await settle();
     expect(audio.playbackRate).toBe(1.5);
     audio.finish();
@@ -91,5 +94,17 @@ describe('TransmissionPlayer', () => {
     await settle();
     audio.pause();
     expect(player.getSnapshot().status).toBe('paused');
+  });
+
+  it('pauses and resumes the one playing where it was, with its own buttons', async () => {
+    player.play(['a', 'b'].map((id) => ({ id, speakerId: 'ava' })));
+    await settle();
+    player.pause();
+    expect(player.getSnapshot()).toMatchObject({ status: 'paused', index: 0 });
+    player.resume();
+    await settle();
+    expect(player.getSnapshot()).toMatchObject({ status: 'playing', index: 0 });
+    // The same file goes on: nothing was loaded again.
+    expect(loaded).toEqual(['a']);
   });
 });

@@ -25,8 +25,8 @@ export interface PlayerDeps {
 const IDLE: PlayerSnapshot = { queue: [], index: 0, status: 'idle', rate: 1 };
 
 /**
- * Plays kept transmissions one after another through one audio element (its own controls seek and
- * pause), routed through the voice AudioContext so the speaker's per-member volume applies, at 1×
+ * Plays kept transmissions one after another through one audio element (no controls of its own:
+ * the dialog's Play all, Pause/Resume and Stop drive it), routed through the voice AudioContext so the speaker's per-member volume applies, at 1×
  * or 1.5× (pitch kept). Each file is fetched as a blob, so seeking never goes back to the network.
  */
 export class TransmissionPlayer {
@@ -73,6 +73,16 @@ export class TransmissionPlayer {
     if (queue.length === 0) return;
     this.set({ queue: [...queue], index: start });
     this.loadCurrent();
+  }
+
+  /** Holds the one playing where it is; `resume` goes on from there. */
+  pause(): void {
+    if (this.snapshot.status === 'playing') this.audio.pause();
+  }
+
+  resume(): void {
+    if (this.snapshot.status !== 'paused') return;
+    this.audio.play().catch(() => this.set({ status: 'error' }));
   }
 
   setRate(rate: PlaybackRate): void {
