@@ -3,7 +3,7 @@ import { expect, test } from './support/fixtures';
 
 test('in Hold to talk mode, holding Space transmits and releasing stops', async ({ browser, baseURL }) => {
   const { a, b } = await twoMembersInOneChannel(browser, baseURL!);
-  await a.page.goto('/settings');
+  await a.page.goto('/settings?section=voice');
   await a.page.getByRole('radio', { name: /Hold to talk/ }).check();
   await a.page.getByRole('button', { name: 'Back' }).click();
 
