@@ -19,7 +19,7 @@ function renderAs(tier: SubscriptionTier) {
 
 /** A plan card, found by its heading (each card is labelled by its plan's name). */
 const plan = async (name: string) => {
-  const heading = await screen.findByRole('heading', { name, exact: true });
+  const heading = await screen.findByRole('heading', { name: new RegExp(`^${name}$`) });
   return within(heading.closest<HTMLElement>('[aria-labelledby]')!);
 };
 
