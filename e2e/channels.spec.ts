@@ -46,12 +46,14 @@ async function selectChannel(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
 }
 
-/** Superadmin: Settings > User Management, set a person's tier. */
+const TIER_OPTIONS = { free: 'Free', member: 'Member', admin: 'Admin' } as const;
+
+/** Superadmin: Settings > Server > User Management, set a person's tier. */
 async function setTier(owner: Page, person: Person, tier: 'free' | 'member' | 'admin') {
-  await owner.goto('/settings');
+  await owner.goto('/settings?section=server');
   const changed = owner.waitForResponse((response) => response.url().endsWith('/subscription'));
   await owner.getByRole('combobox', { name: `Tier for ${person.name}` }).click();
-  await owner.getByRole('option', { name: tier, exact: true }).click();
+  await owner.getByRole('option', { name: TIER_OPTIONS[tier], exact: true }).click();
   expect((await changed).status()).toBe(200);
 }
 
@@ -114,6 +116,7 @@ test('admins run channels: create, add, mute; blocks and invite links work', asy
 
   // B mutes C in Settings > Member Management: the Muted tag shows and the server lists C.
   await b.page.getByRole('button', { name: 'Settings' }).click();
+  await b.page.getByRole('tab', { name: 'Channels' }).click(); // Settings is in sections
   const management = b.page.locator('#member-management');
   await expect(management.getByRole('combobox', { name: 'Channel' })).toHaveText(family);
   await management.getByRole('button', { name: `Mute ${c.person.name}` }).click();
@@ -220,6 +223,7 @@ test('a free user never sees Create New Channel and cannot create one', async ({
   // Settings offers an upgrade instead of the create form.
   await free.page.getByRole('button', { name: 'Settings' }).click();
   await expect(free.page.getByRole('heading', { name: 'Free Tier' })).toBeVisible();
+  await free.page.getByRole('tab', { name: 'Channels' }).click(); // Settings is in sections
   await expect(free.page.getByRole('button', { name: 'Upgrade to create channels' })).toBeVisible();
   await expect(free.page.getByLabel('Channel name')).toHaveCount(0);
   await free.context.close();
@@ -314,6 +318,7 @@ test('main and settings look finished on phone and desktop', async ({ browser })
 
       await admin.page.getByRole('button', { name: 'Settings' }).click();
       await expect(admin.page.getByRole('heading', { name: 'Admin Subscription' })).toBeVisible();
+      await admin.page.getByRole('tab', { name: 'Channels' }).click(); // Settings is in sections
       await expect(
         admin.page.getByRole('button', { name: `Poke ${other.person.name}` }),
       ).toBeVisible();
@@ -348,6 +353,7 @@ test('main and settings look finished on phone and desktop', async ({ browser })
   await owner.page.screenshot({ path: '/tmp/chirp-channels-menu-1280x800.png' });
   await owner.page.keyboard.press('Escape');
   await owner.page.getByRole('button', { name: 'Settings' }).click();
+  await owner.page.getByRole('tab', { name: 'Server' }).click(); // Settings is in sections
   await expect(owner.page.getByRole('heading', { name: 'User Management' })).toBeVisible();
   await owner.page.screenshot({ path: '/tmp/chirp-settings-owner-1280x800.png', fullPage: true });
   await owner.page.setViewportSize({ width: 390, height: 844 });

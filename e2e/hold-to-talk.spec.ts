@@ -15,7 +15,7 @@ test('in Hold to talk mode, holding Space transmits and releasing stops', async 
   await channelWith(browser, baseURL!, [a, b]);
   await goOnline(b.page);
   await expect(b.page.getByText('Voice Ready', { exact: true })).toBeVisible({ timeout: 20_000 });
-  await a.page.goto('/settings');
+  await a.page.goto('/settings?section=voice');
   await a.page.getByRole('radio', { name: /Hold to talk/ }).check();
   await a.page.getByRole('button', { name: 'Back' }).click();
 

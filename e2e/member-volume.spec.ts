@@ -98,7 +98,7 @@ test('the roger beep: off by default, kept on the server, heard when a hold-to-t
   await c.context.addInitScript(installOutputProbe);
   await channelWith(browser, baseURL!, [c]);
 
-  await c.page.goto('/settings');
+  await c.page.goto('/settings?section=voice');
   await c.page.getByRole('radio', { name: /Hold to talk/ }).check();
   const rogerBeep = c.page.getByRole('switch', { name: 'Roger beep' });
   await expect(rogerBeep).toBeEnabled();
@@ -144,6 +144,7 @@ test('the roger beep: off by default, kept on the server, heard when a hold-to-t
 
   // Switched off in Settings (voice stays connected across screens): release is silent again.
   await c.page.getByRole('button', { name: 'Settings' }).click();
+  await c.page.getByRole('tab', { name: 'Voice and devices' }).click(); // Settings is in sections
   const savedOff = c.page.waitForResponse(
     (res) => res.url().endsWith('/api/voice-preferences') && res.request().method() === 'PATCH',
   );

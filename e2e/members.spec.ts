@@ -33,7 +33,7 @@ test('contacts are added and removed in Contacts; Member Management adds from co
 
   // Settings > Member Management offers contacts to add (spec §2 "select contact to add").
   await page.keyboard.press('Escape');
-  await page.goto('/settings');
+  await page.goto('/settings?section=channels');
   const management = page.locator('#member-management');
   // The superadmin's channel list grows while other tests create channels; an update that lands
   // while the list is open re-renders it under the click, so choose until the choice shows.

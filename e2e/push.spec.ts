@@ -80,7 +80,7 @@ async function newDevice(browser: Browser, baseURL: string): Promise<Device> {
 
 /** Turns notifications on from Settings → Notifications, as a person would. */
 async function turnOn(page: Page): Promise<void> {
-  await page.goto('/settings');
+  await page.goto('/settings?section=notifications');
   const card = page.locator('#notifications');
   await card.getByRole('button', { name: 'Turn on notifications on this device' }).click();
   await expect(card.getByText(PUSH_SUBSCRIBED_MESSAGE)).toBeVisible();
@@ -197,7 +197,7 @@ test('Settings → Notifications: turn on, a test notification through the push 
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByRole('button', { name: 'Continue to Sign In' })).toBeVisible();
   await signInAndOpen(page, person);
-  await page.goto('/settings');
+  await page.goto('/settings?section=notifications');
   await card.getByRole('button', { name: 'Send a test notification' }).click();
   await expect.poll(() => pushesTo(device).length).toBe(2);
 

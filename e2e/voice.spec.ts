@@ -350,6 +350,7 @@ test('a headset button only mutes when the user turned it on', async ({ browser,
   );
 
   await a.page.getByRole('button', { name: 'Settings' }).click();
+  await a.page.getByRole('tab', { name: 'Voice and devices' }).click(); // Settings is in sections
   await a.page.getByRole('checkbox', { name: /Headset button/ }).check();
   await a.page.getByRole('button', { name: 'Back' }).click();
   expect(await pressPlay()).toBe(true);

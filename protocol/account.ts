@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { hasVisibleText, plainText } from './text.js';
+import { userSchema } from './user.js';
 
 /** The signed-in user's own account (Settings, API_PATHS.account): change the password, delete it. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -20,6 +22,29 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 /** Built-in accounts confirm with their password; accounts of an external provider send none. */
 export const deleteAccountBodySchema = z.object({ password: z.string().min(1).max(200).optional() });
 export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
+
+/** How long each part of a person's name may be (the member cards truncate longer ones anyway). */
+export const NAME_PART_MAX_LENGTH = 64;
+
+const namePart = (what: 'First name' | 'Last name') =>
+  plainText(what)
+    .trim()
+    .min(1, `${what} cannot be empty`)
+    .max(NAME_PART_MAX_LENGTH, `${what} must be at most ${NAME_PART_MAX_LENGTH} characters`)
+    .refine(hasVisibleText, `${what} cannot be empty`);
+
+/**
+ * `PUT /api/account/name`: the signed-in user's own name. Both parts are required because the
+ * spec's display name (§3) is "first and last name if both exist", else the tier title or e-mail.
+ */
+export const changeNameBodySchema = z.object({
+  firstName: namePart('First name'),
+  lastName: namePart('Last name'),
+});
+export type ChangeNameBody = z.infer<typeof changeNameBodySchema>;
+
+/** The user after the change, as `GET /api/auth/user` shows it. */
+export const changeNameResponseSchema = userSchema;
 
 export const ACCOUNT_MESSAGES = {
   wrongPassword: 'Your current password is not correct',

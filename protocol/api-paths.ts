@@ -67,6 +67,8 @@ export const API_PATHS = {
   /** The signed-in user's own account (Settings): password change and deletion. */
   account: '/api/account',
   accountPassword: '/api/account/password',
+  /** The signed-in user's own first and last name. */
+  accountName: '/api/account/name',
   /** The signed-in user's own voice preferences: roger beep, per-member volumes. */
   voicePreferences: '/api/voice-preferences',
   memberVolume: '/api/voice-preferences/member-volumes/:memberId',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ACCOUNT_MESSAGES,
+  changeNameBodySchema,
   changePasswordBodySchema,
   deleteAccountBodySchema,
   type Account,
@@ -15,6 +16,7 @@ import { badRequest, conflict, HttpError } from '../http/errors.js';
 import { isOnlyOwner } from '../ownership/last-owner.js';
 import { prepareOwnerSetup } from '../ownership/owner-setup-at-start.js';
 import { channelsGoingWith } from '../users/delete-user.js';
+import { changeOwnName } from './change-name.js';
 import { deleteAccount } from './delete-account.js';
 
 /** A cap on requests that check a password, besides the per-account slow-down below. */
@@ -43,7 +45,7 @@ async function requirePasswordAccount(request: FastifyRequest, user: SessionUser
 }
 
 /**
- * The signed-in user's own account (Settings): what it is, a password change for built-in
+ * The signed-in user's own account (Settings): what it is, their name, a password change for built-in
  * accounts (current password required), and deleting it with everything that is theirs.
  */
 export function registerAccountRoutes(app: FastifyInstance): void {
@@ -58,6 +60,16 @@ export function registerAccountRoutes(app: FastifyInstance): void {
       passwordSignIn: account !== undefined,
       createdChannels: created.map((c) => ({ id: c.id, name: c.name, memberCount: c.members })),
     };
+  });
+
+  // Their own name; channel members see it at their next members poll (5 s), their other devices at once.
+  app.put(API_PATHS.accountName, async (request) => {
+    const body = changeNameBodySchema.parse(request.body);
+    const user = await requireUser(request);
+    const updated = await changeOwnName(ctx.database.db, user, body);
+    await ctx.sockets.accountChanged(user.id);
+    request.log.info({ userId: user.id }, 'name changed');
+    return updated;
   });
 
   app.post(API_PATHS.accountPassword, { config: guessLimit }, async (request) => {

@@ -26,7 +26,7 @@ export function namesFromClaims(claims: IdentityClaims): { firstName: string | n
 }
 
 /**
- * Creates or refreshes the user for a verified identity. New users are free. An e-mail listed in
+ * Creates or refreshes the user for a verified identity (a name set in Settings is kept). New users are free. An e-mail listed in
  * SUPERADMIN_EMAILS makes its user superadmin only when the provider says the address is verified
  * (the built-in provider never does: anyone can type any address there). Nobody becomes superadmin
  * by signing in first: an unowned server is claimed with its setup code (ownership/).
@@ -46,12 +46,15 @@ export async function upsertUserFromClaims(
     .where(and(eq(users.issuer, issuer), eq(users.subject, claims.sub)))
     .limit(1);
   if (existing) {
+    // The provider's names seed an account; once it has both, the name is the user's own to change
+    // in Settings and a later sign-in does not undo it (decision 046).
+    const keepsName = existing.firstName !== null && existing.lastName !== null;
     const [updated] = await db
       .update(users)
       .set({
         email,
-        firstName,
-        lastName,
+        firstName: keepsName ? existing.firstName : firstName,
+        lastName: keepsName ? existing.lastName : lastName,
         profileImageUrl: claims.picture ?? existing.profileImageUrl,
         subscriptionTier: listedSuperadmin ? 'superadmin' : existing.subscriptionTier,
         updatedAt: new Date(),

@@ -1,4 +1,5 @@
 import { PEER_RECONNECT_DELAY_MS, type SignalServerMessage } from '../../../../protocol/calls';
+import { playOnChosenSpeaker, withChosenMicrophone } from '../voice-preferences/audio-devices';
 import { watchNetworkChanges, type NetworkChange } from '../../lib/network-change';
 import type { MediaStatus } from './call-state';
 import { SignallingSocket } from './signalling-socket';
@@ -68,7 +69,7 @@ export class PeerSession {
     this.pc = pc;
     try {
       this.local = await navigator.mediaDevices.getUserMedia({
-        audio: CALL_AUDIO_CONSTRAINTS,
+        audio: withChosenMicrophone(CALL_AUDIO_CONSTRAINTS),
         video: false,
       });
     } catch (error) {
@@ -248,5 +249,6 @@ function remoteAudioElement(callId: string): HTMLAudioElement {
   audio.setAttribute(REMOTE_CALL_AUDIO_ATTRIBUTE, callId);
   // Not in the channel voice's container: channel mute and its cleanup must not touch a call.
   document.body.appendChild(audio);
+  playOnChosenSpeaker(audio);
   return audio;
 }

@@ -28,8 +28,12 @@ export function BlockedUsersCard() {
   );
 
   const blockChosen = () => {
-    if (!choice) return;
-    block.mutate({ userId: choice, blocked: true }, { onSuccess: () => setChoice('') });
+    const chosen = candidates.find((user) => user.id === choice);
+    if (!chosen) return;
+    block.mutate(
+      { userId: chosen.id, blocked: true, name: displayName(chosen) },
+      { onSuccess: () => setChoice('') },
+    );
   };
 
   return (
@@ -62,7 +66,7 @@ export function BlockedUsersCard() {
                     onClick={() => {
                       setUnblocking(user.id);
                       block.mutate(
-                        { userId: user.id, blocked: false },
+                        { userId: user.id, blocked: false, name },
                         { onSettled: () => setUnblocking(null) },
                       );
                     }}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { displayName, type User } from '../../../../protocol/user';
+import { displayName, type SubscriptionTier, type User } from '../../../../protocol/user';
 import { assignableTierSchema } from '../../../../protocol/user';
 import { Badge } from '../../ui/Badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/Card';
@@ -12,7 +12,10 @@ import { useChangeTier } from './useChangeTier';
 
 const ASSIGNABLE = assignableTierSchema.options;
 
-/** Spec §2, superadmin only: every user with a tier badge and a tier selector. */
+/**
+ * Spec §2, superadmin only: every user with a tier badge and a tier selector (free/member/admin,
+ * shown as Free, Member and Admin; decision 046), disabled for a Super Admin.
+ */
 export function UserManagementCard() {
   const users = useUsers();
   return (
@@ -43,7 +46,7 @@ export function UserManagementCard() {
 function UserTierRow({ user }: { user: User }) {
   const changeTier = useChangeTier();
   // The tier shown while the change is in flight, so the selector does not jump back meanwhile.
-  const [pending, setPending] = useState<string | null>(null);
+  const [pending, setPending] = useState<SubscriptionTier | null>(null);
   const name = displayName(user);
   const isSuperadmin = user.subscriptionTier === 'superadmin';
 
@@ -57,7 +60,7 @@ function UserTierRow({ user }: { user: User }) {
         </span>
       </div>
       <Badge variant={isSuperadmin ? 'default' : 'outline'}>
-        {TIER_NAMES[user.subscriptionTier]}
+        {TIER_NAMES[pending ?? user.subscriptionTier]}
       </Badge>
       <div className="w-full sm:w-36">
         <Select
@@ -68,18 +71,19 @@ function UserTierRow({ user }: { user: User }) {
             if (!tier.success || tier.data === user.subscriptionTier) return;
             setPending(tier.data);
             changeTier.mutate(
-              { userId: user.id, subscriptionTier: tier.data },
+              { userId: user.id, name, subscriptionTier: tier.data },
               { onSettled: () => setPending(null) },
             );
           }}
         >
           <SelectTrigger aria-label={`Tier for ${name}`}>
-            <SelectValue placeholder={TIER_NAMES[user.subscriptionTier]} />
+            {/* The badge beside it says the tier; the selector says what it does. */}
+            <SelectValue placeholder={isSuperadmin ? 'Cannot be changed' : 'Change tier'}>Change tier</SelectValue>
           </SelectTrigger>
           <SelectContent>
             {ASSIGNABLE.map((tier) => (
               <SelectItem key={tier} value={tier}>
-                {tier}
+                {TIER_NAMES[tier]}
               </SelectItem>
             ))}
           </SelectContent>

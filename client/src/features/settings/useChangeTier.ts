@@ -9,7 +9,14 @@ import { toast } from '../../ui/toast-store';
 import { USERS_KEY } from '../channels/channel-queries';
 import { serverMessage } from '../channels/server-message';
 
-export type ChangeTierInput = { userId: string } & ChangeSubscriptionBody;
+/** `name` is who the confirmation toast names. */
+export type ChangeTierInput = { userId: string; name: string } & ChangeSubscriptionBody;
+
+/** "Ben Bartholomew is now a Member." */
+export function tierChangedText(name: string, tier: ChangeSubscriptionBody['subscriptionTier']): string {
+  const as = { free: 'on the Free tier', member: 'a Member', admin: 'an Admin' } as const;
+  return `${name} is now ${as[tier]}.`;
+}
 
 /** Superadmin: `POST /api/users/{id}/subscription {subscriptionTier}`. */
 export function useChangeTier() {
@@ -23,6 +30,11 @@ export function useChangeTier() {
         { subscriptionTier },
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    // The answer is the user after the change: confirm only what the server really did.
+    onSuccess: (user, { name, subscriptionTier }) => {
+      if (user.subscriptionTier === subscriptionTier)
+        toast({ title: 'Tier changed', description: tierChangedText(name, subscriptionTier) });
+    },
     onError: (error) =>
       toast({
         title: 'Failed to change tier',

@@ -1,3 +1,5 @@
+import type { SubscriptionTier } from '../../../../protocol/user';
+
 /**
  * The paid plans (spec §2 "Upgrade screen", §9). The spec shows two price sets; Chirp uses the one
  * the upgrade page and the settings prompt show — see docs/decisions/008-plan-prices.md.
@@ -12,13 +14,34 @@ export interface Plan {
 
 export const FREE_TRIAL_DAYS = 7;
 
+/** What every account has without paying (spec §6 "Any signed-in user", §9 free allowance). */
+export const FREE_PLAN = {
+  name: 'Free',
+  features: [
+    'Channels you are invited to',
+    'One-to-one calls and pokes',
+    'Contacts, invite links and blocking',
+    '10,000 participant minutes a month',
+  ],
+} as const;
+
+/** Where the signed-in user stands with a plan card: it is theirs, already included, or for sale. */
+export type PlanStatus = 'current' | 'included' | 'available';
+
+export function planStatus(plan: Plan['tier'], tier: SubscriptionTier | undefined): PlanStatus {
+  if (tier === plan) return 'current';
+  if (tier === 'superadmin' || (tier === 'admin' && plan === 'member')) return 'included';
+  return 'available';
+}
+
 export const PLANS: Plan[] = [
   {
     tier: 'member',
     name: 'Member',
     pricePerMonth: 1,
     recommended: false,
-    features: ['Join any channel on the server', 'Longer idle timeout (2 minutes)', 'One-to-one calls and pokes'],
+    // Calls and pokes are in Free already (spec §6: any signed-in user), so they are not sold here.
+    features: ['Everything in Free', 'Join any channel on the server', 'Longer idle timeout (2 minutes)'],
   },
   {
     tier: 'admin',

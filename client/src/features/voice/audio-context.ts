@@ -1,3 +1,5 @@
+import { followChosenSpeaker } from '../voice-preferences/audio-devices';
+
 /**
  * The tab's one AudioContext for voice: tones, the roger beep and the per-member gain of remote
  * audio share it (browsers cap how many a page may open). Created on first use, since a context
@@ -21,7 +23,11 @@ const GESTURES = ['pointerdown', 'keydown'] as const;
 
 export function voiceAudioContext(): AudioContext | null {
   if (typeof AudioContext === 'undefined') return null;
-  context ??= new AudioContext();
+  if (!context) {
+    context = new AudioContext();
+    // Channel voices, tones and the roger beep play on the speaker chosen in Settings.
+    followChosenSpeaker(context);
+  }
   if (context.state === 'suspended') {
     const ctx = context;
     ctx.resume().catch(() => undefined);

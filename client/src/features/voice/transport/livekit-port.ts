@@ -1,3 +1,8 @@
+import {
+  audioDeviceChoice,
+  withChosenMicrophone,
+  type AudioDeviceChoice,
+} from '../../voice-preferences/audio-devices';
 import type { VoiceDisconnectReason, VoiceRoomState } from './voice-transport';
 
 /**
@@ -12,7 +17,11 @@ export type LiveKitRoomOptions = {
     echoCancellation: true;
     noiseSuppression: true;
     autoGainControl: true;
+    /** The microphone chosen in Settings; the system default when absent. */
+    deviceId?: ConstrainDOMString;
   };
+  /** The speaker chosen in Settings; the system default when absent. */
+  audioOutput?: { deviceId: string };
 };
 
 export const LIVEKIT_ROOM_OPTIONS: LiveKitRoomOptions = {
@@ -20,6 +29,19 @@ export const LIVEKIT_ROOM_OPTIONS: LiveKitRoomOptions = {
   dynacast: true,
   audioCaptureDefaults: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
 };
+
+/** The room options with the microphone and speaker chosen in Settings (read at each connection). */
+export function liveKitRoomOptions(choice: AudioDeviceChoice = audioDeviceChoice()): LiveKitRoomOptions {
+  const { deviceId } = withChosenMicrophone({}, choice.microphoneId);
+  return {
+    ...LIVEKIT_ROOM_OPTIONS,
+    audioCaptureDefaults: {
+      ...LIVEKIT_ROOM_OPTIONS.audioCaptureDefaults,
+      ...(deviceId ? { deviceId } : {}),
+    },
+    ...(choice.speakerId ? { audioOutput: { deviceId: choice.speakerId } } : {}),
+  };
+}
 
 export interface LiveKitParticipantLike {
   identity: string;

@@ -1,5 +1,5 @@
 import type { CreateLiveKitRoom, LiveKitParticipantLike, LiveKitRoomPort } from './livekit-port';
-import { LIVEKIT_ROOM_OPTIONS } from './livekit-port';
+import { liveKitRoomOptions } from './livekit-port';
 import { attachRemoteAudio, detachRemoteAudio } from './remote-audio';
 import { TransportEvents } from './transport-events';
 import {
@@ -79,7 +79,7 @@ export class LiveKitTransport implements VoiceTransport {
 
   async connect(url: string, token: string): Promise<void> {
     if (this.room) throw new VoiceTransportError('failed', 'Already connected or connecting');
-    const room = this.createRoom(LIVEKIT_ROOM_OPTIONS);
+    const room = this.createRoom(liveKitRoomOptions());
     this.room = room;
     this.unsubscribe = room.subscribe(this.handlersFor(room));
     this.setState('connecting');

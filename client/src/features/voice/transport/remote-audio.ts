@@ -1,3 +1,5 @@
+import { playOnChosenSpeaker } from '../../voice-preferences/audio-devices';
+
 /** The page container remote audio elements live in (spec §2); the app shell renders it. */
 export const REMOTE_AUDIO_CONTAINER_ID = 'remote-audio';
 
@@ -22,6 +24,7 @@ export function attachRemoteAudio(
   element.dataset.userId = tag.userId;
   element.dataset.mid = tag.mid;
   element.srcObject = new MediaStream([track]);
+  playOnChosenSpeaker(element);
   const container = doc.getElementById(REMOTE_AUDIO_CONTAINER_ID);
   if (container) container.appendChild(element);
   else console.error('Audio container not found');
