@@ -40,7 +40,7 @@ describe('a signed-in person with no channel', () => {
     serverWith('free', false);
     // The pointer's code loads on demand: allow a loaded machine its time.
     const link = await screen.findByRole('link', { name: 'Claim this server' }, { timeout: 5000 });
-    expect(link.getAttribute('href')).toBe('/settings');
+    expect(link.getAttribute('href')).toBe('/settings?section=server');
     expect(screen.getByRole('heading', { name: 'This server has no owner yet' })).toBeTruthy();
     expect(screen.getByText(/Open Settings → Claim this server/)).toBeTruthy();
   });

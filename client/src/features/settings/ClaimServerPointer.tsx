@@ -27,7 +27,7 @@ export function ClaimServerPointer() {
         Do you run it? Open Settings → Claim this server and enter the owner setup code from the
         server&apos;s log to become its Super Admin and create channels.
       </p>
-      <Link href="/settings" className={buttonClasses('default')}>
+      <Link href="/settings?section=server" className={buttonClasses('default')}>
         Claim this server
       </Link>
     </aside>
