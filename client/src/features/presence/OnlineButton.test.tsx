@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { animatedElements, animatesOnlyWithMotion } from '../../testing/animated-elements';
 import { OnlineButton } from './OnlineButton';
 import { presenceStore } from './presence-store';
@@ -57,5 +57,22 @@ describe('OnlineButton as the switch beside the talk button', () => {
     expect(presenceStore.state.online).toBe(false);
     expect(screen.getByRole('button', { name: /OFFLINE.*Tap to connect/ })).toBeTruthy();
     presenceStore.dispatch({ type: 'set_talk_mode', mode: 'toggle' });
+  });
+});
+
+describe('OnlineButton while idle', () => {
+  it('takes a tap as coming back, not as going OFFLINE', () => {
+    act(() => presenceStore.dispatch({ type: 'idle', idle: true }));
+    render(<OnlineButton />);
+    const button = screen.getByRole('button', { name: /ONLINE/ });
+    fireEvent.pointerDown(button);
+    // The page's input listener ends idling on the same press (idle-watch.ts).
+    act(() => presenceStore.dispatch({ type: 'idle', idle: false }));
+    fireEvent.click(button);
+    expect(presenceStore.state.online).toBe(true);
+    // The next tap, no longer idle, toggles as the caption says.
+    fireEvent.pointerDown(button);
+    fireEvent.click(button);
+    expect(presenceStore.state.online).toBe(false);
   });
 });

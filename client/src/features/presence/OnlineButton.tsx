@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { MicOff, Moon, Power, Radio } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { isSelfMuted } from './transmit-gate';
@@ -36,6 +37,19 @@ export function OnlineButton({
 }: OnlineButtonProps) {
   const { online, idle, gate } = usePresence();
   const selfMuted = isSelfMuted(gate);
+  // A tap while idle is the user coming back (the press itself resumes listening, spec §4): it
+  // must not also take them OFFLINE, which is what the same tap's click would do.
+  const pressedWhileIdle = useRef(false);
+  const notePress = () => {
+    pressedWhileIdle.current = online && idle;
+  };
+  const onClick = () => {
+    if (pressedWhileIdle.current) {
+      pressedWhileIdle.current = false;
+      return;
+    }
+    toggleOnline();
+  };
   const label = online ? 'ONLINE' : 'OFFLINE';
   const caption = online ? 'Tap to disconnect' : 'Tap to connect';
   if (variant === 'switch') {
@@ -45,7 +59,8 @@ export function OnlineButton({
         aria-pressed={online}
         aria-describedby={describedBy}
         disabled={disabled}
-        onClick={toggleOnline}
+        onPointerDown={notePress}
+        onClick={onClick}
         className={cn(
           'flex min-h-14 cursor-pointer items-center gap-3 rounded-full border-2 py-2 pr-5 pl-3 font-display shadow-sm select-none',
           'transition-[background-color,border-color] focus-visible:outline-4 focus-visible:outline-offset-4 focus-visible:outline-ring',
@@ -97,7 +112,8 @@ export function OnlineButton({
         aria-pressed={online}
         aria-describedby={describedBy}
         disabled={disabled}
-        onClick={toggleOnline}
+        onPointerDown={notePress}
+        onClick={onClick}
         className={cn(
           'relative flex size-44 cursor-pointer flex-col items-center justify-center gap-1.5 rounded-full sm:size-52',
           'border-4 font-display shadow-lg transition-[background-color,border-color,transform,box-shadow] select-none',
