@@ -15,7 +15,10 @@ import { gzipSync } from 'node:zlib';
 // brought (Settings → Notifications, the conversation bar, the tap handler) loads on demand.
 // Then to 165 KB (and the landing's to 105) for tailwind-merge, the specification's class-name
 // merge (a caller's class replaces a component's for the same property): about 6.5 KB on both.
-const BUDGETS_KB = { landing: 105, main: 165 };
+// Then to 170 KB for what the main screen itself must show at once since the interface work: who
+// is heard and the reconnecting member list, the missed counts on Contacts and Channels, the idle
+// notice and the call pill's timer (the talk button, member menu and tooltips load on demand).
+const BUDGETS_KB = { landing: 105, main: 170 };
 /** Manifest keys are relative to the Vite root, `client/`. */
 const MAIN_SCREEN_ENTRIES = [
   'src/features/main/MainScreen.tsx',
