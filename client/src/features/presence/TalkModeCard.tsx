@@ -11,7 +11,7 @@ const OPTIONS: RadioCardOption<TalkMode>[] = [
   {
     value: 'hold',
     label: 'Hold to talk',
-    help: 'ONLINE lets you hear; hold Space or the big button to talk.',
+    help: 'ONLINE lets you hear; hold Space or the talk button to talk.',
   },
 ];
 
