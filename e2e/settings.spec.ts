@@ -128,6 +128,8 @@ test('the owner sees the Server section, tests the microphone, and gets confirma
   await page.getByRole('combobox', { name: 'Microphone' }).click();
   const options = page.getByRole('option');
   await expect(options.nth(1)).toBeVisible();
+  // An open list makes the rest of the page inert, not only aria-hidden around focusable buttons.
+  expect(await seriousViolations(page)).toEqual([]);
   const chosen = (await options.nth(1).textContent())!;
   await options.nth(1).click();
   await expect(page.getByRole('combobox', { name: 'Microphone' })).toHaveText(chosen);

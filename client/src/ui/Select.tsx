@@ -1,3 +1,4 @@
+import { inertOthers } from 'aria-hidden';
 import type { ComponentProps } from 'react';
 import { Select as SelectPrimitive } from 'radix-ui';
 import { Check, ChevronDown, ChevronUp } from 'lucide-react';
@@ -30,6 +31,13 @@ export function SelectTrigger({
   );
 }
 
+/**
+ * While a list is open, everything else on the page is inert, not only hidden from assistive
+ * technology: Radix marks it aria-hidden, but its buttons stayed focusable (axe:
+ * aria-hidden-focus), which a modal list must not allow.
+ */
+const inertWhileOpen = (node: HTMLDivElement | null) => (node ? inertOthers(node) : undefined);
+
 export function SelectContent({
   className,
   children,
@@ -39,6 +47,7 @@ export function SelectContent({
   return (
     <SelectPrimitive.Portal>
       <SelectPrimitive.Content
+        ref={inertWhileOpen}
         position={position}
         sideOffset={position === 'popper' ? 4 : undefined}
         className={cn(
