@@ -129,7 +129,7 @@ test('the admin removes a member after confirming, the cards stay put, and Undo 
   const ava = await openAs(browser, newPerson('Ava'));
   const ben = await openAs(browser, newPerson('Ben'));
   const cal = await openAs(browser, newPerson('Cal'));
-  const { id } = await ownersChannel(baseURL!, owner, [ava, ben, cal]);
+  const { id, name: channelName } = await ownersChannel(baseURL!, owner, [ava, ben, cal]);
   const page = owner.page;
   const benId = await userIdOf(ben.page);
   const memberIds = async () =>
@@ -181,6 +181,29 @@ test('the admin removes a member after confirming, the cards stay put, and Undo 
     expect((await memberIds()).find((m) => m.id === benId)?.role).toBe('member');
     await expect(page.getByTestId('removed-member-card')).toHaveCount(0);
   }
+
+  // Settings → Member Management asks the same way and offers the same Undo.
+  await page.goto('/settings?section=channels');
+  const management = page.locator('#member-management');
+  const channelChoice = management.getByRole('combobox', { name: 'Channel' });
+  await expect(async () => {
+    if (!(await page.getByRole('option', { name: channelName }).isVisible()))
+      await channelChoice.click();
+    await page.getByRole('option', { name: channelName }).click({ timeout: 2_000 });
+    await expect(channelChoice).toHaveText(channelName, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await management.getByRole('button', { name: `Remove ${ben.person.name}` }).click();
+  const asked = page.getByRole('alertdialog', { name: `Remove ${ben.person.name}?` });
+  await asked.getByRole('button', { name: 'Cancel' }).click();
+  expect((await memberIds()).map((m) => m.id)).toContain(benId);
+  await management.getByRole('button', { name: `Remove ${ben.person.name}` }).click();
+  await asked.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText(`Removed ${ben.person.name}`, { exact: true })).toBeVisible();
+  expect((await memberIds()).map((m) => m.id)).not.toContain(benId);
+  await page.getByRole('button', { name: `Undo removing ${ben.person.name}` }).click();
+  await expect(
+    management.getByRole('list', { name: 'Channel members' }).getByText(ben.person.name),
+  ).toBeVisible();
   for (const user of [owner, ava, ben, cal]) await user.context.close();
 });
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { UserPlus } from 'lucide-react';
+import type { ChannelMember } from '../../../../protocol/channels';
 import { displayName } from '../../../../protocol/user';
 import { Button } from '../../ui/Button';
 import { BusyIcon } from '../../ui/BusyIcon';
@@ -14,7 +15,7 @@ import { useContacts } from '../contacts/useContacts';
 import { useAddMember } from '../members/useAddMember';
 import { useMuteMember } from '../members/useMuteMember';
 import { usePokeMember } from '../members/usePokeMember';
-import { useRemoveMember } from '../members/useRemoveMember';
+import { MemberRemoval } from '../members/MemberRemoval';
 import { useSpeakingUserIds } from '../voice/useSpeakingUserIds';
 import { ManagedMemberRow } from './ManagedMemberRow';
 import { useManagedChannels } from './useManagedChannels';
@@ -64,7 +65,7 @@ export function MemberManagementCard({ channelId, onChannelChange }: MemberManag
   );
 }
 
-type Busy = { memberId: string; action: 'poke' | 'mute' | 'remove' } | null;
+type Busy = { memberId: string; action: 'poke' | 'mute' } | null;
 
 function ChannelMembersManager({ channelId }: { channelId: number }) {
   const { user: me } = useAuth();
@@ -76,7 +77,7 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
   const addMember = useAddMember(channelId);
   const poke = usePokeMember(channelId);
   const mute = useMuteMember(channelId);
-  const remove = useRemoveMember(channelId);
+  const [removing, setRemoving] = useState<ChannelMember | null>(null);
   const audible = useSpeakingUserIds();
   const [choice, setChoice] = useState('');
   const [busy, setBusy] = useState<Busy>(null);
@@ -146,14 +147,19 @@ function ChannelMembersManager({ channelId }: { channelId: number }) {
                 setBusy({ memberId: member.id, action: 'mute' });
                 mute.mutate({ memberId: member.id, muted: !member.isMutedInChannel }, done);
               }}
-              onRemove={() => {
-                setBusy({ memberId: member.id, action: 'remove' });
-                remove.mutate(member.id, done);
-              }}
+              onRemove={() => setRemoving(member)}
             />
           ))}
         </ul>
       )}
+      {/* As on the member card: confirmed first, then "Removed <name>" with Undo. */}
+      <MemberRemoval
+        channelId={channelId}
+        channelName={channel?.name ?? ''}
+        member={removing}
+        onClose={() => setRemoving(null)}
+        onRemoved={() => setRemoving(null)}
+      />
     </div>
   );
 }
