@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { AudioLines, MicOff } from 'lucide-react';
 import type { ChannelMember } from '../../../../protocol/channels';
 import { cn } from '../../lib/cn';
+import { TruncatedText } from '../../ui/TruncatedText';
 import { Badge } from '../../ui/Badge';
 import { memberLabels } from './member-status';
 import { MemberStatusDot } from './MemberStatusDot';
@@ -73,10 +74,10 @@ export function MemberCard({
           />
         </div>
         <div className="grid min-w-0 flex-1 gap-0.5">
-          <span className="truncate text-sm font-medium">
-            {member.name}
+          {/* A long name is cut off with its whole text in a tooltip (and then reachable by Tab). */}
+          <TruncatedText text={member.name} className="text-sm font-medium">
             {isSelf ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
-          </span>
+          </TruncatedText>
           <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             {speaking ? (
               <span className="inline-flex items-center gap-1 font-semibold text-primary-soft-foreground">
