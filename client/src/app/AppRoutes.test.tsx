@@ -170,6 +170,8 @@ describe('signed in', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
     expect(await screen.findByText('Free Tier')).toBeTruthy();
+    // Channel creation is told about in Settings' Channels section.
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Channels' }));
     expect(await screen.findByText(/Ask the owner of this server to make you an admin/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Upgrade/ })).toBeNull();
   });
@@ -178,6 +180,7 @@ describe('signed in', () => {
     signedIn();
     renderAt('/settings');
     expect(await screen.findByRole('button', { name: 'Upgrade' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Upgrade to create channels' })).toBeTruthy();
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Channels' }));
+    expect(await screen.findByRole('button', { name: 'Upgrade to create channels' })).toBeTruthy();
   });
 });
