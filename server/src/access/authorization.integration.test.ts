@@ -275,6 +275,14 @@ const ROWS: Record<string, Row> = {
     json: () => ({ currentPassword: 'not-the-password', newPassword: 'a-new-password-123' }),
     statuses: signedIn(403),
   },
+  // Only one's own name, and only a valid one (an empty one here, so the matrix's names stay).
+  'PUT /api/account/name (empty name)': {
+    kind: 'rest',
+    route: 'PUT /api/account/name',
+    path: () => '/api/account/name',
+    json: () => ({ firstName: ' ', lastName: '' }),
+    statuses: signedIn(400),
+  },
   'DELETE /api/account (wrong password)': {
     kind: 'rest',
     route: 'DELETE /api/account',
