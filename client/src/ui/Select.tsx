@@ -1,8 +1,8 @@
-import { inertOthers } from 'aria-hidden';
 import type { ComponentProps } from 'react';
 import { Select as SelectPrimitive } from 'radix-ui';
 import { Check, ChevronDown, ChevronUp } from 'lucide-react';
 import { cn } from '../lib/cn';
+import { inertOthers } from './inert-others';
 
 export const Select = SelectPrimitive.Root;
 export const SelectGroup = SelectPrimitive.Group;
