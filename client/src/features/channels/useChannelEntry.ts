@@ -7,7 +7,7 @@ import { apiJson } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { useAuth } from '../auth/useAuth';
 import { clearChannelEntry, connectedDescription, readChannelEntry } from './channel-entry';
-import { invalidateChannelQueries, userChannelsKey } from './channel-queries';
+import { invalidateChannelQueries, userChannelsKey, userChannelsQuery } from './channel-queries';
 import { getCurrentChannelId, setCurrentChannelId } from './current-channel';
 import { chooseInitialChannel } from './initial-channel';
 import { readLastChannel } from './last-channel';
@@ -72,9 +72,12 @@ export function useChannelEntry(): void {
       .then(async (channelId) => {
         await invalidateChannelQueries(queryClient, channelId);
         entryDone.current = true;
-        const joined = queryClient
-          .getQueryData<Channel[]>(userChannelsKey(user.id))
-          ?.find((channel) => channel.id === channelId);
+        // Fetched if nothing watches the list yet (the screen may still be mounting): the toast
+        // names the channel it says the user is in.
+        const channels = await queryClient
+          .fetchQuery(userChannelsQuery(user.id))
+          .catch(() => queryClient.getQueryData<Channel[]>(userChannelsKey(user.id)));
+        const joined = channels?.find((channel) => channel.id === channelId);
         connected(channelId, joined?.name);
       })
       .catch((error: unknown) => {
