@@ -105,7 +105,7 @@ test('idling is announced 10 s before, and after it one tap listens again', asyn
 
   await a.page.getByRole('button', { name: /Tap to connect/ }).click();
   const onlineAt = Date.now();
-  await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+  await expect(aOnB).toContainText('Online', { timeout: 20_000 });
 
   // Nothing is said until the last 10 s of the minute.
   await expect(warning).toBeHidden();
@@ -128,7 +128,7 @@ test('idling is announced 10 s before, and after it one tap listens again', asyn
   await clickWhere(a.page, listenAgain);
   await expect(a.page.getByText('Listening again', { exact: true })).toBeVisible();
   await expect(listenAgain).toBeHidden();
-  await expect(aOnB).toContainText('Speaking', { timeout: 20_000 });
+  await expect(aOnB).toContainText('Online', { timeout: 20_000 });
   const resumedAt = Date.now();
 
   // Keep listening, pressed during the next warning, keeps the user listening past the minute.
@@ -141,7 +141,7 @@ test('idling is announced 10 s before, and after it one tap listens again', asyn
   await a.page.waitForTimeout(Math.max(0, resumedAt + 62_000 - Date.now()));
   expect(Date.now() - keptAt).toBeLessThan(50_000);
   await expect(listenAgain).toBeHidden();
-  await expect(aOnB).toContainText('Speaking');
+  await expect(aOnB).toContainText('Online');
   await closeAll(a, b);
 });
 
