@@ -20,7 +20,7 @@ useScratchTmpdir('chirp-e2e-run');
 // Chosen once in the main process; workers inherit the environment and reuse the same servers.
 process.env.E2E_PORT ??= String(await freeTcpPort());
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'chirp-e2e-'));
-// e2e/push.spec.ts stands in for the browsers' push service with an HTTPS server of its own: the
+// e2e/push.spec.ts and e2e/sos.spec.ts stand in for the browsers' push service with an HTTPS server of its own: the
 // embedded server trusts its certificate, made here once for the run.
 if (!process.env.E2E_PUSH_CERT_FILE) {
   const certificate = makePushServiceCertificate(mkdtempSync(join(tmpdir(), 'chirp-e2e-push-')));
@@ -132,6 +132,8 @@ if (withLivekit) {
         LIVEKIT_API_KEY: env('E2E_LK_API_KEY'),
         LIVEKIT_API_SECRET: env('E2E_LK_API_SECRET'),
         LIVEKIT_ROOM_PREFIX: env('E2E_LK_ROOM_PREFIX'),
+        // Its pushes go to the same local push service (e2e/sos.spec.ts runs on both providers).
+        NODE_EXTRA_CA_CERTS: process.env.E2E_PUSH_CERT_FILE,
       },
     },
   );

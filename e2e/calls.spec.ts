@@ -3,6 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import { newPerson, type Person } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { expect, test, signInAndOpen } from './support/fixtures';
+import { placeCall as placeCallFromContacts } from './support/place-call';
 import { open as openWithMicrophone } from './support/voice-audio';
 
 /**
@@ -53,16 +54,8 @@ async function open(browser: Browser, person: Person): Promise<Party> {
   return { person, page, close: () => context.close() };
 }
 
-async function placeCall(caller: Party, callee: Party): Promise<void> {
-  const { page } = caller;
-  const callButton = page.getByRole('button', { name: `Call ${callee.person.name}` });
-  await expect(async () => {
-    if (!(await callButton.isVisible()))
-      await page.getByRole('button', { name: 'Contacts' }).click();
-    await callButton.click({ timeout: 3000 });
-    await expect(page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
-  }).toPass({ timeout: 20_000 });
-}
+const placeCall = (caller: Party, callee: Party): Promise<void> =>
+  placeCallFromContacts(caller.page, callee.person.name);
 
 async function userId(party: Party): Promise<string> {
   return ((await (await party.page.request.get('/api/auth/user')).json()) as { id: string }).id;

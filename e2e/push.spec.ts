@@ -1,169 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
-import { PUSH_SUBSCRIBED_MESSAGE, pushPayloadSchema, type PushPayload } from '../protocol/push';
-import {
-  DeviceKeys,
-  LocalPushService,
-  type ReceivedPush,
-} from '../server/src/push/testing/local-push-service';
 import { newPerson, type Person } from './support/accounts';
 import { twoMembersInOneChannel, userIdOf } from './support/channel-setup';
 import { expect, signInAndOpen, test } from './support/fixtures';
+import { placeCall } from './support/place-call';
+import {
+  deliverUntilShown,
+  notificationsShown,
+  turnOn,
+  usePushService,
+} from './support/push-device';
 
-/**
- * Web Push end to end in Chromium. Headless Chromium cannot reach a real push service, so the ONE
- * thing stood in for is the browser's push service: `PushManager.prototype.subscribe` (and
- * `getSubscription`) in the page return a subscription whose endpoint is a local HTTPS push service
- * this test starts (the server trusts its certificate: playwright.config.ts) and whose keys this test
- * holds. Everything else is real: the Settings screen, the server's VAPID-signed, encrypted push
- * (RFC 8291), its decryption here with the device's keys, the app's service worker receiving it
- * through the DevTools protocol (`ServiceWorker.deliverPushMessage`) and showing the notification.
- */
-
-const certificate = () => {
-  const certFile = process.env.E2E_PUSH_CERT_FILE;
-  const keyFile = process.env.E2E_PUSH_KEY_FILE;
-  if (!certFile || !keyFile) throw new Error('E2E_PUSH_CERT_FILE/E2E_PUSH_KEY_FILE missing (playwright.config.ts)');
-  return { certFile, keyFile };
-};
-
-let pushService: LocalPushService;
-test.beforeAll(async () => {
-  pushService = await LocalPushService.start(certificate());
-});
-test.afterAll(async () => {
-  await pushService.close();
-});
-
-/** A device: a browser context whose push subscription lands at the local push service. */
-interface Device {
-  context: BrowserContext;
-  keys: DeviceKeys;
-  endpoint: string;
-}
-
-/** Installed before the app loads: the browser's push service, stood in for (see above). */
-function standInPushService(device: { endpoint: string; p256dh: string; auth: string }) {
-  if (typeof PushManager === 'undefined') return;
-  const STORE = 'e2e-push-subscription-key';
-  const subscription = (key: number[]) => ({
-    endpoint: device.endpoint,
-    expirationTime: null,
-    options: { userVisibleOnly: true, applicationServerKey: new Uint8Array(key).buffer },
-    toJSON: () => ({ endpoint: device.endpoint, expirationTime: null, keys: { p256dh: device.p256dh, auth: device.auth } }),
-    unsubscribe: () => {
-      localStorage.removeItem(STORE);
-      return Promise.resolve(true);
-    },
-  });
-  PushManager.prototype.subscribe = function (options?: PushSubscriptionOptionsInit) {
-    const raw = options?.applicationServerKey;
-    const key = raw instanceof ArrayBuffer ? new Uint8Array(raw) : ArrayBuffer.isView(raw) ? new Uint8Array(raw.buffer) : new Uint8Array();
-    localStorage.setItem(STORE, JSON.stringify(Array.from(key)));
-    return Promise.resolve(subscription(Array.from(key)) as unknown as PushSubscription);
-  };
-  PushManager.prototype.getSubscription = function () {
-    const stored = localStorage.getItem(STORE);
-    return Promise.resolve(stored ? (subscription(JSON.parse(stored) as number[]) as unknown as PushSubscription) : null);
-  };
-}
-
-async function newDevice(browser: Browser, baseURL: string): Promise<Device> {
-  const context = await browser.newContext();
-  await context.grantPermissions(['notifications', 'microphone'], { origin: baseURL });
-  const keys = new DeviceKeys();
-  const endpoint = pushService.endpoint();
-  const { p256dh, auth } = keys.subscription(endpoint).keys;
-  await context.addInitScript(standInPushService, { endpoint, p256dh, auth });
-  return { context, keys, endpoint };
-}
-
-/** Turns notifications on from Settings → Notifications, as a person would. */
-async function turnOn(page: Page): Promise<void> {
-  await page.goto('/settings?section=notifications');
-  const card = page.locator('#notifications');
-  await card.getByRole('button', { name: 'Turn on notifications on this device' }).click();
-  await expect(card.getByText(PUSH_SUBSCRIBED_MESSAGE)).toBeVisible();
-}
-
-/** The pushes the local push service took for one device. */
-const pushesTo = (device: Device): ReceivedPush[] =>
-  pushService.received.filter((push) => push.path === new URL(device.endpoint).pathname);
-
-/** The next push for `device` that `match` accepts, decrypted with its keys. */
-async function nextPush(device: Device, match: (payload: PushPayload) => boolean): Promise<{ text: string; payload: PushPayload }> {
-  let found: { text: string; payload: PushPayload } | undefined;
-  await expect
-    .poll(
-      () => {
-        for (const push of pushesTo(device)) {
-          const text = device.keys.decrypt(push.body);
-          const payload = pushPayloadSchema.parse(JSON.parse(text));
-          if (match(payload)) found = { text, payload };
-        }
-        return found !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return found!;
-}
-
-/** The DevTools session and service worker registration of each page, opened once. */
-const workers = new WeakMap<Page, Promise<{ cdp: CDPSession; registrationId: string }>>();
-
-function serviceWorkerOf(page: Page): Promise<{ cdp: CDPSession; registrationId: string }> {
-  let found = workers.get(page);
-  if (!found) {
-    found = (async () => {
-      const cdp = await page.context().newCDPSession(page);
-      const origin = new URL(page.url()).origin;
-      const registration = new Promise<string>((resolve) => {
-        cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-          const ours = registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin));
-          if (ours) resolve(ours.registrationId);
-        });
-      });
-      await page.evaluate(async () => {
-        await navigator.serviceWorker.ready;
-      });
-      await cdp.send('ServiceWorker.enable');
-      return { cdp, registrationId: await registration };
-    })();
-    workers.set(page, found);
-  }
-  return found;
-}
-
-/** Hands a push message to the page's service worker, as the browser does when its push service delivers it. */
-async function deliverToServiceWorker(page: Page, data: string): Promise<void> {
-  const { cdp, registrationId } = await serviceWorkerOf(page);
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(page.url()).origin, registrationId, data });
-}
-
-type Shown = { title: string; body: string; tag: string; data: unknown };
-async function notificationsShown(page: Page): Promise<Shown[]> {
-  return page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
-  });
-}
-
-/**
- * Delivers a push to the page's service worker until a notification with `tag` shows. Handed over
- * again if none shows: a push handed over through DevTools was seen not to show now and then (2 runs
- * of 9 with the whole file, never alone); a worker that never shows it fails every attempt.
- */
-async function deliverUntilShown(page: Page, data: string, tag: string): Promise<Shown> {
-  let shown: Shown | undefined;
-  await expect(async () => {
-    await deliverToServiceWorker(page, data);
-    await expect
-      .poll(async () => (shown = (await notificationsShown(page)).find((n) => n.tag === tag)), { timeout: 3000 })
-      .toBeDefined();
-  }).toPass({ timeout: 20_000 });
-  return shown!;
-}
+/** Web Push end to end in Chromium, through a local push service: see support/push-device.ts. */
+const lab = usePushService();
+const { newDevice, pushesTo, nextPush } = lab;
 
 const someone = (first: string): Person => newPerson(first, `P${randomBytes(3).toString('hex')}`);
 
@@ -187,9 +36,15 @@ test('Settings → Notifications: turn on, a test notification through the push 
   });
 
   // A push the worker cannot read still shows a notification (Safari revokes silent pushers).
-  expect(await deliverUntilShown(page, 'not json', 'chirp')).toMatchObject({ title: 'Chirp', data: { url: '/' } });
+  expect(await deliverUntilShown(page, 'not json', 'chirp')).toMatchObject({
+    title: 'Chirp',
+    data: { url: '/' },
+  });
   // One thing, one notification: each tag shows once.
-  expect((await notificationsShown(page)).map((n) => n.tag).sort()).toEqual(['chirp', test.payload.tag]);
+  expect((await notificationsShown(page)).map((n) => n.tag).sort()).toEqual([
+    'chirp',
+    test.payload.tag,
+  ]);
 
   // Signing out removes the device on the server; signing in again on it, Settings tells the server
   // of the subscription the browser kept, and a test reaches it again.
@@ -211,7 +66,9 @@ test('Settings → Notifications: turn on, a test notification through the push 
   await expect(card.getByRole('switch', { name: /Calls/ })).toBeChecked();
 
   await card.getByRole('button', { name: 'Turn off' }).click();
-  await expect(card.getByRole('button', { name: 'Turn on notifications on this device' })).toBeVisible();
+  await expect(
+    card.getByRole('button', { name: 'Turn on notifications on this device' }),
+  ).toBeVisible();
   // The server forgot the device: a test for it is refused.
   const refused = await page.request.post('/api/push/test', {
     data: { endpoint: device.endpoint },
@@ -246,22 +103,20 @@ test("a channel's Notify me is in its own actions and is kept", async ({ browser
   await b.page.keyboard.press('Enter');
   await expect(notify).toHaveAttribute('aria-pressed', 'false');
   await b.page.reload();
-  await expect(b.page.getByRole('button', { name: 'Notify me' })).toHaveAttribute('aria-pressed', 'false');
-  expect(await (await b.page.request.get(`/api/channels/${channelId}/notify`)).json()).toEqual({ notify: false });
+  await expect(b.page.getByRole('button', { name: 'Notify me' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  expect(await (await b.page.request.get(`/api/channels/${channelId}/notify`)).json()).toEqual({
+    notify: false,
+  });
   // Ava's stays on: it is each member's own.
-  await expect(a.page.getByRole('button', { name: 'Notify me' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(a.page.getByRole('button', { name: 'Notify me' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   for (const user of [a, b]) await user.context.close();
 });
-
-/** Ava calls from the Contacts menu, as in calls.spec.ts. */
-async function placeCall(page: Page, calleeName: string): Promise<void> {
-  const callButton = page.getByRole('button', { name: `Call ${calleeName}` });
-  await expect(async () => {
-    if (!(await callButton.isVisible())) await page.getByRole('button', { name: 'Contacts' }).click();
-    await callButton.click({ timeout: 3000 });
-    await expect(page.getByTestId('active-call')).toBeVisible({ timeout: 1500 });
-  }).toPass({ timeout: 20_000 });
-}
 
 test('a call to Ben pushes once to his device whose page is closed and none to the one open and visible; the notification opens the ringing call', async ({
   browser,
@@ -306,7 +161,10 @@ test('a call to Ben pushes once to his device whose page is closed and none to t
 
   // A second call, while the phone's page is closed again: its notification opens the ringing call.
   await placeCall(avaPage, ben.name);
-  const ringing = await nextPush(phone, (payload) => payload.kind === 'call' && payload.tag !== ring.payload.tag);
+  const ringing = await nextPush(
+    phone,
+    (payload) => payload.kind === 'call' && payload.tag !== ring.payload.tag,
+  );
   const phoneAgain = await phone.context.newPage();
   await phoneAgain.goto('/settings');
   const shown = await deliverUntilShown(phoneAgain, ringing.text, ringing.payload.tag);
@@ -353,17 +211,27 @@ test('a caller Ben blocked pushes nothing to him; a push service that answers 41
   const ring = await nextPush(phone, (payload) => payload.kind === 'call');
   expect(pushesTo(phone)).toHaveLength(1);
   await avaPage.getByRole('button', { name: 'End call' }).click();
-  await nextPush(phone, (payload) => payload.kind === 'missed-call' && payload.tag === ring.payload.tag);
+  await nextPush(
+    phone,
+    (payload) => payload.kind === 'missed-call' && payload.tag === ring.payload.tag,
+  );
 
   // The push service now says the phone's subscription is gone (410): the next push to it removes
   // it on the server, so a test notification for that device is refused as not subscribed.
-  pushService.answers.set(new URL(phone.endpoint).pathname, 410);
+  lab.service.answers.set(new URL(phone.endpoint).pathname, 410);
   const sent = pushesTo(phone).length;
   await placeCall(avaPage, ben.name);
   await expect.poll(() => pushesTo(phone).length).toBe(sent + 1);
   await avaPage.getByRole('button', { name: 'End call' }).click();
   await expect
-    .poll(async () => (await phone.context.request.post('/api/push/test', { data: { endpoint: phone.endpoint }, headers: { origin } })).status())
+    .poll(async () =>
+      (
+        await phone.context.request.post('/api/push/test', {
+          data: { endpoint: phone.endpoint },
+          headers: { origin },
+        })
+      ).status(),
+    )
     .toBe(404);
 
   for (const context of [phone.context, caller]) await context.close();
