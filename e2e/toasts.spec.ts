@@ -19,6 +19,12 @@ test('on a phone toasts stay clear of the top bar, and a tapped toast still clos
   await signIn(page, person.name, person.email, person.password);
   const a = { person, context, page };
   await channelWith(browser, baseURL!, [a]);
+  // Connecting takes a moment on a phone network; here it is held for 2 s, so the toast is looked at
+  // while it is true (on loopback it could come and go before the test looks).
+  await a.page.route('**/api/usage/session/start', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await route.continue();
+  });
   await goOnline(a.page);
   const toast = a.page.getByRole('region', { name: /Notifications/ }).getByRole('listitem');
   await expect(toast).toContainText('Connecting to voice...');
