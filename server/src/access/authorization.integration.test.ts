@@ -986,10 +986,12 @@ const ROWS: Record<string, Row> = {
         receiverId: c.f.receiverId,
         roomName: `room-${callId}`,
       });
+      // The socket's messages are handled in order: after the barrier, a refusal has arrived or never will.
+      await c.barrier();
       const answer = await c
         .ws!.next<{ type: string; callId: string }>(
           (m) => m.callId === callId && m.type === 'call_declined',
-          1500,
+          1,
         )
         .catch(() => null);
       const [row] = await c.db.select().from(calls).where(eq(calls.id, callId));
