@@ -11,6 +11,7 @@ import {
   initiateCallSchema,
 } from './calls.js';
 import { plainText } from './text.js';
+import { sosAlertMessageSchema } from './sos.js';
 import { channelMemberSchema } from './channels.js';
 import {
   floorDeniedSchema,
@@ -165,5 +166,6 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   callDeclinedSchema,
   callEndedSchema,
   callMissedSchema,
+  sosAlertMessageSchema,
 ]);
 export type WsServerMessage = z.infer<typeof wsServerMessageSchema>;
