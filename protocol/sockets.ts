@@ -106,6 +106,8 @@ export const CHANNEL_CHANGES = [
   'talk_mode_changed',
   /** A transmission was kept, or kept ones were deleted: refetch the list. */
   'transmissions_changed',
+  /** The channel became an SOS channel or stopped being one, or its SOS seconds changed (decision 050). */
+  'sos_changed',
 ] as const;
 export const channelChangedSchema = z.object({
   type: z.literal('channel_changed'),

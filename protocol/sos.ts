@@ -98,6 +98,8 @@ export const SOS_ALREADY_RESOLVED = 'This alert is already resolved';
 
 /** Texts of the interface (client), kept here so tests and the push use the same words. */
 export const sosTitle = (senderName: string) => `SOS from ${senderName}`;
+/** The SOS push notification's body. */
+export const sosPushBody = (channelName: string) => `${channelName} · tap to see where and listen`;
 export const sosOnItText = (name: string) => `${name} is on it`;
 export const SOS_ACK_LABEL = "I'm on it";
 export const SOS_RESOLVE_LABEL = 'Mark resolved';

@@ -28,6 +28,8 @@ import { callPushes } from './push/call-pushes.js';
 import { PushNotifier } from './push/push-notifier.js';
 import { PushSender } from './push/push-sender.js';
 import { transmissionPushes } from './push/transmission-pushes.js';
+import { sosPushes } from './push/sos-pushes.js';
+import { SosAlerts } from './sos/sos-alerts.js';
 import { loadVapidKeys } from './push/vapid-keys.js';
 import type { Agent as HttpsAgent } from 'node:https';
 import { FloorService } from './floor/floor-service.js';
@@ -144,6 +146,9 @@ export async function compose({
   });
   // Walkie-talkie recording, one recorder for both providers: fed by the built-in SFU's tap of
   // what it forwards, or with LiveKit by a hidden listen-only participant of the granting instance.
+  // Kept SOS audio sends its alert again; the alerts need the floor, made below.
+  let sos: SosAlerts | undefined;
+  const sosKept = (alertId: string) => sos?.audioKept(alertId);
   const { livekit } = voice;
   const livekitTransmissions = livekit?.configured
     ? new LiveKitTransmissions({
@@ -153,6 +158,7 @@ export async function compose({
         channelEvents,
         log: log.child({ feature: 'transmissions' }),
         kept: transmissionPushes(notifier, db),
+        sosKept,
         ensureRoom: (channelId) => livekit.ensureRoom(channelId),
       })
     : undefined;
@@ -167,6 +173,14 @@ export async function compose({
     onGranted: livekitTransmissions
       ? (channelId, grant) => livekitTransmissions.granted(channelId, grant)
       : undefined,
+  });
+  sos = new SosAlerts({
+    db,
+    bus,
+    floor,
+    counters,
+    pushes: sosPushes(notifier),
+    log: log.child({ feature: 'sos' }),
   });
   const calls = new CallService({
     db,
@@ -202,6 +216,7 @@ export async function compose({
         channelEvents,
         log,
         kept: transmissionPushes(notifier, db),
+        sosKept,
       })
     : () => undefined;
   // However a sign-in session or an account ends, its voice ends with its sockets, on every instance.
@@ -258,6 +273,7 @@ export async function compose({
     presence,
     channelEvents,
     calls,
+    sos,
     push,
     notifier,
     voice,
