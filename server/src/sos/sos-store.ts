@@ -97,11 +97,29 @@ export async function openAlertsOf(db: Database, userId: string): Promise<SosAle
   return viewsOf(db, rows);
 }
 
+/** The sender's unresolved alert of this channel raised less than `windowMs` ago, if any. */
+function extendable(db: Queryable, channelId: number, senderId: string, windowMs: number) {
+  return db
+    .select()
+    .from(sosAlerts)
+    .where(
+      and(
+        eq(sosAlerts.channelId, channelId),
+        eq(sosAlerts.senderId, senderId),
+        isNull(sosAlerts.resolvedAt),
+        gt(sosAlerts.raisedAt, new Date(Date.now() - windowMs)),
+      ),
+    )
+    .orderBy(desc(sosAlerts.raisedAt))
+    .limit(1);
+}
+
 /**
  * Raises an SOS, or extends the sender's own unresolved one of this channel raised less than
  * `extendWindowMs` ago (its talk time moves), in one transaction: the sender's membership row is
- * locked first, so two raises at once make one alert. `beforeCreate` runs inside, before a new
- * alert is written (the ceiling of new alerts; throwing refuses and writes nothing).
+ * locked first, so two raises at once make one alert. `beforeCreate` runs first when no alert is
+ * there to extend (the ceiling of new alerts, counted outside the transaction, which holds PGlite's
+ * one connection; throwing refuses and writes nothing).
  */
 export async function raiseOrExtend(
   db: Database,
@@ -113,6 +131,8 @@ export async function raiseOrExtend(
     beforeCreate: () => Promise<void>;
   },
 ): Promise<{ alert: SosAlertRow; extended: boolean } | null> {
+  const [toExtend] = await extendable(db, input.channelId, input.senderId, input.extendWindowMs);
+  if (!toExtend) await input.beforeCreate();
   return db.transaction(async (tx) => {
     const [member] = await tx
       .select({ userId: channelMembers.userId })
@@ -120,19 +140,7 @@ export async function raiseOrExtend(
       .where(and(eq(channelMembers.channelId, input.channelId), eq(channelMembers.userId, input.senderId)))
       .for('update');
     if (!member) return null;
-    const [recent] = await tx
-      .select()
-      .from(sosAlerts)
-      .where(
-        and(
-          eq(sosAlerts.channelId, input.channelId),
-          eq(sosAlerts.senderId, input.senderId),
-          isNull(sosAlerts.resolvedAt),
-          gt(sosAlerts.raisedAt, new Date(Date.now() - input.extendWindowMs)),
-        ),
-      )
-      .orderBy(desc(sosAlerts.raisedAt))
-      .limit(1);
+    const [recent] = await extendable(tx, input.channelId, input.senderId, input.extendWindowMs);
     if (recent) {
       const [alert] = await tx
         .update(sosAlerts)
@@ -141,7 +149,6 @@ export async function raiseOrExtend(
         .returning();
       return { alert: alert!, extended: true };
     }
-    await input.beforeCreate();
     const [alert] = await tx
       .insert(sosAlerts)
       .values({
