@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { SosAlert, SosLocationBody } from '../../../protocol/sos.js';
 import { displayName } from '../../../protocol/user.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -193,11 +193,15 @@ export async function addAck(db: Database, alertId: string, userId: string): Pro
   return inserted.length > 0;
 }
 
-/** Marks it resolved unless it already was: true when this call resolved it. */
+/**
+ * Marks it resolved unless it already was (its talk time ends now at the latest): true when this
+ * call resolved it.
+ */
 export async function resolveAlert(db: Database, alertId: string, byId: string): Promise<boolean> {
+  const now = new Date();
   const updated = await db
     .update(sosAlerts)
-    .set({ resolvedAt: new Date(), resolvedBy: byId })
+    .set({ resolvedAt: now, resolvedBy: byId, talkUntil: sql`least(${sosAlerts.talkUntil}, now())` })
     .where(and(eq(sosAlerts.id, alertId), isNull(sosAlerts.resolvedAt)))
     .returning({ id: sosAlerts.id });
   return updated.length > 0;

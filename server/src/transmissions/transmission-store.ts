@@ -155,7 +155,10 @@ export class TransmissionStore {
     return { id: ref.id, sosAlertId };
   }
 
-  /** The unresolved SOS of the speaker's this transmission was said in, if any. */
+  /**
+   * The speaker's SOS this transmission was said in, if any: one whose talk time it started in (a
+   * resolved one too: resolving ends the SOS floor, and so the recording, just after).
+   */
   private async sosAlertOf(channelId: number, transmission: FinishedTransmission): Promise<string | null> {
     const [alert] = await this.options.db
       .select({ id: sosAlerts.id })
@@ -164,7 +167,6 @@ export class TransmissionStore {
         and(
           eq(sosAlerts.channelId, channelId),
           eq(sosAlerts.senderId, transmission.speakerId),
-          isNull(sosAlerts.resolvedAt),
           lte(sosAlerts.raisedAt, new Date(transmission.startedAt.getTime() + SOS_START_SLACK_MS)),
           gte(sosAlerts.talkUntil, transmission.startedAt),
         ),
