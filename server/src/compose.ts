@@ -147,8 +147,8 @@ export async function compose({
   // Walkie-talkie recording, one recorder for both providers: fed by the built-in SFU's tap of
   // what it forwards, or with LiveKit by a hidden listen-only participant of the granting instance.
   // Kept SOS audio sends its alert again; the alerts need the floor, made below.
-  let sos: SosAlerts | undefined;
-  const sosKept = (alertId: string) => sos?.audioKept(alertId);
+  const late: { sos?: SosAlerts } = {};
+  const sosKept = (alertId: string) => late.sos?.audioKept(alertId);
   const { livekit } = voice;
   const livekitTransmissions = livekit?.configured
     ? new LiveKitTransmissions({
@@ -174,7 +174,7 @@ export async function compose({
       ? (channelId, grant) => livekitTransmissions.granted(channelId, grant)
       : undefined,
   });
-  sos = new SosAlerts({
+  const sos = new SosAlerts({
     db,
     bus,
     floor,
@@ -182,6 +182,7 @@ export async function compose({
     pushes: sosPushes(notifier),
     log: log.child({ feature: 'sos' }),
   });
+  late.sos = sos;
   const calls = new CallService({
     db,
     bus,

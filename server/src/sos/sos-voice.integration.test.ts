@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { joinVoiceCounted } from '../testing/voice-join.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
-import { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
+import type { WeriftVoiceClient } from '../voice/sfu/testing/werift-voice-client.js';
 
 /**
  * An SOS on the built-in SFU, through the real server (decision 050): the sender is let into the
