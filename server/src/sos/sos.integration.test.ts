@@ -256,6 +256,11 @@ describe.each(setups)('Family SOS on $name', (setup) => {
     expect(calOnAir.sos).toBe(true);
     const moved = await watcher.next(alertMessage(second.id, (a) => a.talkUntil === calOnAir.expiresAt));
     expect(moved.alert!.talkUntil).toBeLessThan(first.talkUntil + 5_500);
+    // Unresolved, Cal's SOS leaves the air by itself at its time; the alert stays open.
+    const ended = await watcher.next((m: FloorState) => floorOf(id, null)(m) && m.ended === 'expired', 10_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(calOnAir.expiresAt! - 50);
+    expect(ended.holder).toBeNull();
+    expect((await openAlerts(cal.person)).map((a) => a.id)).toContain(second.id);
     expect((await resolve(cal.person, second.id)).status).toBe(200);
   });
 
