@@ -26,6 +26,8 @@ export const API_PATHS = {
   mutedUsers: '/api/muted-users/:channelId',
   /** A channel admin sets the channel's talk mode (open or walkie-talkie). */
   channelTalkMode: '/api/channels/:id/talk-mode',
+  /** A channel admin marks the channel an SOS channel (decision 050). */
+  channelSos: '/api/channels/:id/sos',
   /** A walkie-talkie channel's kept transmissions, one's audio, and "seen". */
   channelTransmissions: '/api/channels/:id/transmissions',
   channelTransmissionAudio: '/api/channels/:id/transmissions/:transmissionId/audio',
@@ -58,6 +60,12 @@ export const API_PATHS = {
   voiceToken: '/api/livekit-token',
   /** Called by LiveKit, signed with its API secret; not by browsers. */
   livekitWebhook: '/api/livekit/webhook',
+
+  /** Family SOS (decision 050): raise one, my channels' open alerts, and acting on one. */
+  sos: '/api/sos',
+  sosLocation: '/api/sos/:id/location',
+  sosAck: '/api/sos/:id/ack',
+  sosResolve: '/api/sos/:id/resolve',
 
   calls: '/api/calls',
   callIceServers: '/api/calls/ice-servers',

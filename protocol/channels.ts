@@ -22,6 +22,10 @@ export const channelSchema = z.object({
   maxTransmissionSeconds: z.number().int(),
   /** A walkie-talkie channel keeps its transmissions for replay (default on). */
   keepTransmissions: z.boolean(),
+  /** An SOS channel: its members see SOS, and its alerts reach them all (decision 050). */
+  sos: z.boolean(),
+  /** How long an SOS opens the sender's microphone here, in seconds. */
+  sosSeconds: z.number().int(),
 });
 export type Channel = z.infer<typeof channelSchema>;
 export const channelsResponseSchema = z.array(channelSchema);

@@ -31,6 +31,8 @@ export const floorStateSchema = z.object({
   expiresAt: z.number().nullable(),
   /** Why the last holder lost it, when it was taken rather than given back. */
   ended: z.enum(['expired', 'cut_in']).optional(),
+  /** The holder's voice is an SOS (decision 050): nobody cuts in, and listeners hear it at full volume. */
+  sos: z.boolean().optional(),
 });
 export type FloorState = z.infer<typeof floorStateSchema>;
 

@@ -46,7 +46,7 @@ export const PUSH_TEST_SENT_MESSAGE = 'Test notification sent';
 export const PUSH_NOT_SUBSCRIBED_MESSAGE = 'Notifications are not on for this device';
 
 /** What kind of event a push tells of; the service worker routes a tap by it. */
-export const PUSH_KINDS = ['test', 'call', 'missed-call', 'poke', 'transmission', 'channel-add'] as const;
+export const PUSH_KINDS = ['test', 'call', 'missed-call', 'poke', 'transmission', 'channel-add', 'sos'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 /**
@@ -75,6 +75,8 @@ export const pushTapUrl = {
   channel: (channelId: number) => `/?channel=${channelId}`,
   transmission: (channelId: number, transmissionId: string) =>
     `/?channel=${channelId}&play=${encodeURIComponent(transmissionId)}`,
+  /** An SOS alert: the full-screen alert, whatever screen the app would open on. */
+  sos: (alertId: string) => `/?sos=${encodeURIComponent(alertId)}`,
 } as const;
 
 /**

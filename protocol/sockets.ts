@@ -11,6 +11,7 @@ import {
   initiateCallSchema,
 } from './calls.js';
 import { plainText } from './text.js';
+import { sosAlertMessageSchema } from './sos.js';
 import { channelMemberSchema } from './channels.js';
 import {
   floorDeniedSchema,
@@ -105,6 +106,8 @@ export const CHANNEL_CHANGES = [
   'talk_mode_changed',
   /** A transmission was kept, or kept ones were deleted: refetch the list. */
   'transmissions_changed',
+  /** The channel became an SOS channel or stopped being one, or its SOS seconds changed (decision 050). */
+  'sos_changed',
 ] as const;
 export const channelChangedSchema = z.object({
   type: z.literal('channel_changed'),
@@ -165,5 +168,6 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   callDeclinedSchema,
   callEndedSchema,
   callMissedSchema,
+  sosAlertMessageSchema,
 ]);
 export type WsServerMessage = z.infer<typeof wsServerMessageSchema>;

@@ -23,6 +23,8 @@ export const transmissionSchema = z.object({
   durationMs: z.number().int().nonnegative(),
   /** Said while the caller was not in the channel's voice, and not yet marked seen. */
   missed: z.boolean(),
+  /** Said in an SOS (decision 050): kept past the retention window until the alert is resolved. */
+  sos: z.boolean().optional(),
 });
 export type Transmission = z.infer<typeof transmissionSchema>;
 

@@ -14,6 +14,7 @@ import type { UserMessageLimiter } from './limits/user-message-limiter.js';
 import type { SocketHub } from './realtime/socket-hub.js';
 import type { SocketRegistry } from './realtime/socket-registry.js';
 import type { TransmissionStore } from './transmissions/transmission-store.js';
+import type { SosAlerts } from './sos/sos-alerts.js';
 import type { Voice } from './voice/voice.js';
 
 /**
@@ -43,6 +44,8 @@ export interface AppContext {
   readonly push: PushSender;
   /** What events call to push to the devices of people not looking at Chirp. */
   readonly notifier: PushNotifier;
+  /** Family SOS alerts (decision 050). */
+  readonly sos: SosAlerts;
   /** The server-owned call lifecycle. */
   readonly calls: CallService;
   /** The voice provider (told inside admin mute, removal and deletion) and the built-in SFU, if any. */

@@ -31,6 +31,7 @@ import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerPushPreferencesRoutes } from './push/push-preferences-routes.js';
 import { registerPushRoutes } from './push/push-routes.js';
+import { registerSosRoutes } from './sos/sos-routes.js';
 import { registerContactRoutes } from './contacts/contacts-routes.js';
 import { registerConversationRoutes } from './conversations/conversations-routes.js';
 import { loggerOptions } from './logging/logger-options.js';
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerAccountRoutes(app);
   registerPushRoutes(app);
   registerPushPreferencesRoutes(app);
+  registerSosRoutes(app);
   // (end of feature routes)
 
   if (options.serveClient ?? true) await registerClientAssets(app, config.dev, options.clientRoot);

@@ -28,6 +28,8 @@ import { callPushes } from './push/call-pushes.js';
 import { PushNotifier } from './push/push-notifier.js';
 import { PushSender } from './push/push-sender.js';
 import { transmissionPushes } from './push/transmission-pushes.js';
+import { sosPushes } from './push/sos-pushes.js';
+import { SosAlerts } from './sos/sos-alerts.js';
 import { loadVapidKeys } from './push/vapid-keys.js';
 import type { Agent as HttpsAgent } from 'node:https';
 import { FloorService } from './floor/floor-service.js';
@@ -144,6 +146,9 @@ export async function compose({
   });
   // Walkie-talkie recording, one recorder for both providers: fed by the built-in SFU's tap of
   // what it forwards, or with LiveKit by a hidden listen-only participant of the granting instance.
+  // Kept SOS audio sends its alert again; the alerts need the floor, made below.
+  const late: { sos?: SosAlerts } = {};
+  const sosKept = (alertId: string) => late.sos?.audioKept(alertId);
   const { livekit } = voice;
   const livekitTransmissions = livekit?.configured
     ? new LiveKitTransmissions({
@@ -153,6 +158,7 @@ export async function compose({
         channelEvents,
         log: log.child({ feature: 'transmissions' }),
         kept: transmissionPushes(notifier, db),
+        sosKept,
         ensureRoom: (channelId) => livekit.ensureRoom(channelId),
       })
     : undefined;
@@ -168,6 +174,15 @@ export async function compose({
       ? (channelId, grant) => livekitTransmissions.granted(channelId, grant)
       : undefined,
   });
+  const sos = new SosAlerts({
+    db,
+    bus,
+    floor,
+    counters,
+    pushes: sosPushes(notifier),
+    log: log.child({ feature: 'sos' }),
+  });
+  late.sos = sos;
   const calls = new CallService({
     db,
     bus,
@@ -202,6 +217,7 @@ export async function compose({
         channelEvents,
         log,
         kept: transmissionPushes(notifier, db),
+        sosKept,
       })
     : () => undefined;
   // However a sign-in session or an account ends, its voice ends with its sockets, on every instance.
@@ -258,6 +274,7 @@ export async function compose({
     presence,
     channelEvents,
     calls,
+    sos,
     push,
     notifier,
     voice,

@@ -21,6 +21,8 @@ import {
   contacts,
   invites,
   memberVolumes,
+  sosAcks,
+  sosAlerts,
   usageSessions,
   users,
   voicePreferences,
@@ -31,6 +33,13 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { body, setTier, signIn, signInOwner, type Person } from '../testing/people.js';
+import {
+  SOS_ALERT_NOT_FOUND,
+  SOS_NOT_MEMBER,
+  SOS_ONLY_SENDER_LOCATES,
+  SOS_ONLY_SENDER_OR_ADMIN_RESOLVES,
+  type SosAlert,
+} from '../../../protocol/sos.js';
 
 /**
  * Who may do what: every REST route the server registers and every message a client may send on its
@@ -79,6 +88,8 @@ interface Fixture {
   targetSessionId: string;
   ringingCallId: string;
   activeRoom: string;
+  /** An unresolved SOS of `target`'s in the channel under test (an SOS channel). */
+  sosAlertId: string;
 }
 
 interface RestRow {
@@ -485,6 +496,97 @@ const ROWS: Record<string, Row> = {
     // Member tier and above join by themselves (409 when already in); free users need an invite.
     statuses: [401, 403, 409, 403, 201, 409, 201, 201, 403],
   },
+  // --- Family SOS (decision 050): members raise and answer; another channel's alert does not exist ---
+  'PUT /api/channels/{id}/sos': {
+    kind: 'rest',
+    route: 'PUT /api/channels/:id/sos',
+    path: (f) => `/api/channels/${f.channelId}/sos`,
+    json: () => ({ sos: true, sosSeconds: 15 }),
+    statuses: managers(200, 403),
+  },
+  'PUT /api/channels/{missing}/sos': {
+    kind: 'rest',
+    route: 'PUT /api/channels/:id/sos',
+    path: () => `/api/channels/${MISSING}/sos`,
+    json: () => ({ sos: true }),
+    statuses: signedIn(404),
+  },
+  'POST /api/sos': {
+    kind: 'rest',
+    route: 'POST /api/sos',
+    path: () => '/api/sos',
+    json: (f) => ({ channelId: f.channelId }),
+    statuses: members(201, 403),
+    refusal: (actor) => (actor === 'guest' ? undefined : SOS_NOT_MEMBER),
+    check: (f, _actor, response) => {
+      expect(response).toMatchObject({ channelId: f.channelId, sender: { id: f.self } });
+    },
+  },
+  'POST /api/sos {missing channel}': {
+    kind: 'rest',
+    route: 'POST /api/sos',
+    path: () => '/api/sos',
+    json: () => ({ channelId: MISSING }),
+    statuses: signedIn(403),
+    refusal: (actor) => (actor === 'guest' ? undefined : SOS_NOT_MEMBER),
+  },
+  'GET /api/sos': {
+    kind: 'rest',
+    route: 'GET /api/sos',
+    path: () => '/api/sos',
+    statuses: signedIn(200),
+    check: (f, actor, response) => {
+      const sees = (response as SosAlert[]).some((alert) => alert.id === f.sosAlertId);
+      expect(sees).toBe(['memberTier', 'channelMember', 'channelAdmin', 'blocked'].includes(actor));
+    },
+  },
+  'PUT /api/sos/{id}/location': {
+    kind: 'rest',
+    route: 'PUT /api/sos/:id/location',
+    path: (f) => `/api/sos/${f.sosAlertId}/location`,
+    json: () => ({ latitude: 1, longitude: 2, accuracy: 3 }),
+    // Only its sender (`target`, no actor here) locates; a non-member learns nothing of it.
+    statuses: members(403, 404),
+    refusal: (actor) =>
+      actor === 'guest'
+        ? undefined
+        : ['memberTier', 'channelMember', 'channelAdmin', 'blocked'].includes(actor)
+          ? SOS_ONLY_SENDER_LOCATES
+          : SOS_ALERT_NOT_FOUND,
+  },
+  'POST /api/sos/{id}/ack': {
+    kind: 'rest',
+    route: 'POST /api/sos/:id/ack',
+    path: (f) => `/api/sos/${f.sosAlertId}/ack`,
+    statuses: members(200, 404),
+    refusal: (actor) => (actor === 'guest' ? undefined : SOS_ALERT_NOT_FOUND),
+    check: (f, _actor, response) => {
+      expect((response as SosAlert).acks.map((a) => a.user.id)).toEqual([f.self]);
+    },
+  },
+  'POST /api/sos/{unknown}/ack': {
+    kind: 'rest',
+    route: 'POST /api/sos/:id/ack',
+    path: () => `/api/sos/${randomUUID()}/ack`,
+    statuses: signedIn(404),
+  },
+  'POST /api/sos/{id}/resolve': {
+    kind: 'rest',
+    route: 'POST /api/sos/:id/resolve',
+    path: (f) => `/api/sos/${f.sosAlertId}/resolve`,
+    // The sender, the channel's admin or a superadmin; other members are refused; others see nothing.
+    statuses: [401, 404, 403, 403, 404, 200, 404, 200, 403],
+    refusal: (actor) =>
+      actor === 'guest'
+        ? undefined
+        : ['memberTier', 'channelMember', 'blocked'].includes(actor)
+          ? SOS_ONLY_SENDER_OR_ADMIN_RESOLVES
+          : SOS_ALERT_NOT_FOUND,
+    check: (f, _actor, response) => {
+      expect(response).toMatchObject({ id: f.sosAlertId, resolvedBy: { id: f.self } });
+    },
+  },
+
   // --- who may be a member: each door, and each door for someone removed (decision 013) ---
   'POST /api/channels/{id}/members {removed} (admin add undoes a removal)': {
     kind: 'rest',
@@ -1289,6 +1391,8 @@ describe(`authorization of every route and socket message on ${database.name}`, 
         .select()
         .from(memberVolumes)
         .orderBy(asc(memberVolumes.listenerId), asc(memberVolumes.memberId)),
+      sosAlerts: await db.select().from(sosAlerts).orderBy(asc(sosAlerts.id)),
+      sosAcks: await db.select().from(sosAcks).orderBy(asc(sosAcks.alertId), asc(sosAcks.userId)),
     };
   }
 
@@ -1306,7 +1410,7 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       .where(inArray(users.id, [outsider.id, target.id]));
     const [channel] = await db
       .insert(channels)
-      .values({ name: 'Under test', createdBy: people.channelAdmin.id })
+      .values({ name: 'Under test', createdBy: people.channelAdmin.id, sos: true })
       .returning();
     const channelId = channel!.id;
     await db
@@ -1351,6 +1455,13 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       .insert(usageSessions)
       .values({ userId: target.id, channelId })
       .returning();
+    const sosAlertId = randomUUID();
+    await db.insert(sosAlerts).values({
+      id: sosAlertId,
+      channelId,
+      senderId: target.id,
+      talkUntil: new Date(Date.now() + 10_000),
+    });
     const ringingCallId = randomUUID();
     const activeCallId = randomUUID();
     await db.insert(calls).values([
@@ -1388,6 +1499,7 @@ describe(`authorization of every route and socket message on ${database.name}`, 
       targetSessionId: theirs!.id,
       ringingCallId,
       activeRoom: `live-${activeCallId}`,
+      sosAlertId,
     };
   }
 

@@ -21,6 +21,8 @@ async function selectChannels(db: Database, where?: SQL): Promise<Channel[]> {
       talkMode: channels.talkMode,
       maxTransmissionSeconds: channels.maxTransmissionSeconds,
       keepTransmissions: channels.keepTransmissions,
+      sos: channels.sos,
+      sosSeconds: channels.sosSeconds,
     })
     .from(channels)
     .leftJoin(channelMembers, eq(channelMembers.channelId, channels.id));
@@ -59,6 +61,8 @@ export async function createChannel(
       talkMode: channel!.talkMode,
       maxTransmissionSeconds: channel!.maxTransmissionSeconds,
       keepTransmissions: channel!.keepTransmissions,
+      sos: channel!.sos,
+      sosSeconds: channel!.sosSeconds,
     };
   });
 }

@@ -66,6 +66,8 @@ describe.each(testDatabases())('channels on $name', (database) => {
       talkMode: 'open',
       maxTransmissionSeconds: 60,
       keepTransmissions: true,
+      sos: false,
+      sosSeconds: 10,
     });
     expect(channel.id).toBeTypeOf('number');
     const members = await body<ChannelMember[]>(
@@ -146,6 +148,8 @@ describe.each(testDatabases())('channels on $name', (database) => {
         talkMode: 'open',
         maxTransmissionSeconds: 60,
         keepTransmissions: true,
+        sos: false,
+        sosSeconds: 10,
       },
     ]);
   });

@@ -33,6 +33,8 @@ export async function conversationView(
       talkMode: channel.talkMode,
       maxTransmissionSeconds: channel.maxTransmissionSeconds,
       keepTransmissions: channel.keepTransmissions,
+      sos: channel.sos,
+      sosSeconds: channel.sosSeconds,
     },
     user: other,
     missed,

@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -16,6 +17,7 @@ import {
 import { TALK_MODES } from '../../../protocol/floor.js';
 import { MAX_TRANSMISSION_SECONDS } from '../../../protocol/talk-mode.js';
 import { SUBSCRIPTION_TIERS } from '../../../protocol/user.js';
+import { SOS_SECONDS } from '../../../protocol/sos.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -120,6 +122,10 @@ export const channels = pgTable(
     kind: text('kind', { enum: CHANNEL_KINDS }).notNull().default('group'),
     /** Direct conversations only: the two user ids, sorted and joined by a space; one conversation per pair. */
     directKey: text('direct_key').unique(),
+    /** An SOS channel: a member can raise an SOS here and every member is alerted (decision 050). */
+    sos: boolean('sos').notNull().default(false),
+    /** How long an SOS holds the floor here, in seconds. */
+    sosSeconds: integer('sos_seconds').notNull().default(SOS_SECONDS.default),
   },
   (t) => [
     check('channels_talk_mode', sql`${t.talkMode} in ('open', 'walkie')`),
@@ -128,6 +134,10 @@ export const channels = pgTable(
     check(
       'channels_max_transmission_range',
       sql`${t.maxTransmissionSeconds} between ${sql.raw(String(MAX_TRANSMISSION_SECONDS.min))} and ${sql.raw(String(MAX_TRANSMISSION_SECONDS.max))}`,
+    ),
+    check(
+      'channels_sos_seconds_range',
+      sql`${t.sosSeconds} between ${sql.raw(String(SOS_SECONDS.min))} and ${sql.raw(String(SOS_SECONDS.max))}`,
     ),
   ],
 );
@@ -369,12 +379,62 @@ export const transmissions = pgTable(
     bytes: integer('bytes').notNull(),
     /** Who was in the channel's voice and heard it live: for them it is not missed. */
     heardBy: text('heard_by').array().notNull().default(sql`'{}'::text[]`),
+    /** Said in this SOS (decision 050): kept whatever the channel keeps, until the alert is resolved. */
+    sosAlertId: text('sos_alert_id').references(() => sosAlerts.id, { onDelete: 'set null' }),
   },
   (t) => [
+    index('transmissions_sos_alert').on(t.sosAlertId),
     index('transmissions_channel_started').on(t.channelId, t.startedAt),
     index('transmissions_speaker').on(t.speakerId),
     index('transmissions_started').on(t.startedAt),
   ],
+);
+
+/**
+ * Family SOS alerts (decision 050): one per raise (a second raise within the extend window moves
+ * `talkUntil` instead). They go with their channel and their sender.
+ */
+export const sosAlerts = pgTable(
+  'sos_alerts',
+  {
+    id: text('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    senderId: text('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The sender holds the SOS floor until then (an extension moves it). */
+    talkUntil: timestamp('talk_until', { withTimezone: true }).notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    accuracy: doublePrecision('accuracy'),
+    locatedAt: timestamp('located_at', { withTimezone: true }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: text('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('sos_alerts_channel_raised').on(t.channelId, t.raisedAt),
+    index('sos_alerts_sender').on(t.senderId),
+  ],
+);
+
+/** Who answered "I'm on it" to an alert, once each. */
+export const sosAcks = pgTable(
+  'sos_acks',
+  {
+    alertId: text('alert_id')
+      .notNull()
+      .references(() => sosAlerts.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.alertId, t.userId] }), index('sos_acks_user').on(t.userId)],
 );
 
 /**

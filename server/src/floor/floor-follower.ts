@@ -6,6 +6,11 @@ export interface VoiceFloor {
   previousHolderId: string | null;
   /** When the holder's hold ends at the latest (epoch ms): what is recorded of it stops there. */
   expiresAt?: number | null;
+  /**
+   * The holder's is an SOS (decision 050): heard even when admin-muted, and in an open channel the
+   * provider carries only them until the SOS ends (a `modeChanged` to open brings everyone back).
+   */
+  sos?: boolean;
   /** The talk mode changed: the admin-muted members, who stay silent in an open channel. */
   modeChanged?: { mutedUserIds: readonly string[] };
 }

@@ -7,7 +7,16 @@ export interface FloorGrant {
   grantId: string;
   /** Epoch milliseconds: the floor is free again at this moment at the latest. */
   expiresAt: number;
+  /** An SOS hold (decision 050): nobody takes it but the same sender's next SOS. */
+  sos?: boolean;
 }
+
+/**
+ * Who may take a held floor: nobody (`none`), a channel admin cutting into anyone but an SOS
+ * (`admin`), an SOS cutting into anything but another person's SOS (`sos`).
+ */
+export type FloorPriority = 'none' | 'admin' | 'sos';
+const PRIORITY_CODE: Record<FloorPriority, string> = { none: '0', admin: '1', sos: '2' };
 
 /**
  * The store keeps a hold this long past its `expiresAt`: the instance that granted it ends it on
@@ -35,13 +44,15 @@ export type FloorAcquired =
  */
 export interface FloorStore {
   /**
-   * Takes the floor for `grant` unless someone holds it. `preempt` (a channel admin cutting in)
-   * takes it from another user anyway. A hold is never renewed nor taken over by its own holder
-   * (pressing again, or on another device, answers the hold as it is, so no hold outlives the
-   * maximum it was granted with), and a user whose hold ended less than `FLOOR_PAUSE_MS` ago
-   * waits (`tooSoon`).
+   * Takes the floor for `grant` unless someone holds it. `admin` priority (a channel admin cutting
+   * in) takes it from another user anyway, unless that hold is an SOS. A hold is never renewed nor
+   * taken over by its own holder (pressing again, or on another device, answers the hold as it is,
+   * so no hold outlives the maximum it was granted with), and a user whose hold ended less than
+   * `FLOOR_PAUSE_MS` ago waits (`tooSoon`). `sos` priority (decision 050) takes the floor from any
+   * hold but another user's SOS (then it is refused with that holder: the caller queues), renews
+   * the sender's own hold (an extension), and knows no pause.
    */
-  acquire(channelId: number, grant: FloorGrant, preempt: boolean): Promise<FloorAcquired>;
+  acquire(channelId: number, grant: FloorGrant, priority: FloorPriority): Promise<FloorAcquired>;
   /**
    * Ends the hold `grantId` if it is still the current one (its holder's pause starts); answers the
    * ended hold.
@@ -65,8 +76,13 @@ export class MemoryFloorStore implements FloorStore {
     private readonly pauseMs = FLOOR_PAUSE_MS,
   ) {}
 
-  async acquire(channelId: number, grant: FloorGrant, preempt: boolean): Promise<FloorAcquired> {
+  async acquire(channelId: number, grant: FloorGrant, priority: FloorPriority): Promise<FloorAcquired> {
     const holder = await this.current(channelId);
+    if (priority === 'sos') {
+      if (holder?.sos && holder.holderId !== grant.holderId) return { granted: false, holder };
+      this.grants.set(channelId, grant);
+      return { granted: true, previous: holder };
+    }
     if (holder?.holderId === grant.holderId) return { granted: false, holder };
     const key = pauseKey(channelId, grant.holderId);
     const pausedUntil = this.pauses.get(key);
@@ -74,7 +90,7 @@ export class MemoryFloorStore implements FloorStore {
       if (pausedUntil > this.now()) return { granted: false, holder: null, tooSoon: true };
       this.pauses.delete(key);
     }
-    if (holder && !preempt) return { granted: false, holder };
+    if (holder && (priority === 'none' || holder.sos)) return { granted: false, holder };
     this.grants.set(channelId, grant);
     return { granted: true, previous: holder };
   }
@@ -111,13 +127,20 @@ export class MemoryFloorStore implements FloorStore {
 
 /**
  * KEYS[1] the channel's floor key, KEYS[2] the holder's pause key. ARGV: grant JSON, holder id,
- * ttl ms, '1' to preempt. Answers {1, previous} granted, {0, holder} held, {2, ''} too soon.
+ * ttl ms, priority ('0' none, '1' admin, '2' sos). Answers {1, previous} granted, {0, holder}
+ * held, {2, ''} too soon.
  */
 const ACQUIRE = `
 local current = redis.call('GET', KEYS[1])
-if current and cjson.decode(current).holderId == ARGV[2] then return {0, current} end
+local held = current and cjson.decode(current)
+if ARGV[4] == '2' then
+  if held and held.sos == true and held.holderId ~= ARGV[2] then return {0, current} end
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return {1, current or ''}
+end
+if held and held.holderId == ARGV[2] then return {0, current} end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {2, ''} end
-if current and ARGV[4] ~= '1' then return {0, current} end
+if held and (ARGV[4] ~= '1' or held.sos == true) then return {0, current} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return {1, current or ''}
 `;
@@ -165,7 +188,7 @@ export class RedisFloorStore implements FloorStore {
     return `${this.namespace}floor-pause:${channelId}:`;
   }
 
-  async acquire(channelId: number, grant: FloorGrant, preempt: boolean): Promise<FloorAcquired> {
+  async acquire(channelId: number, grant: FloorGrant, priority: FloorPriority): Promise<FloorAcquired> {
     const ttl = Math.max(1, grant.expiresAt + FLOOR_EXPIRY_GRACE_MS - Date.now());
     const [granted, previous] = (await this.redis.eval(
       ACQUIRE,
@@ -175,7 +198,7 @@ export class RedisFloorStore implements FloorStore {
       JSON.stringify(grant),
       grant.holderId,
       ttl,
-      preempt ? '1' : '0',
+      PRIORITY_CODE[priority],
     )) as [number, string];
     if (granted === 1) return { granted: true, previous: parse(previous) };
     if (granted === 2) return { granted: false, holder: null, tooSoon: true };

@@ -13,10 +13,15 @@ import { subscriptionsOf } from './push-store.js';
 export interface PushEvent {
   /** The same on every instance that sees this event: one push per (key, device) ever goes. */
   key: string;
-  /** The recipient's switch (`push_preferences`) that allows it. */
-  preference: keyof PushPreferences;
-  /** Whose action it is: a recipient who blocked them gets nothing. */
+  /**
+   * The recipient's switch (`push_preferences`) that allows it; null for an event no switch turns
+   * off (an SOS, decision 050).
+   */
+  preference: keyof PushPreferences | null;
+  /** Whose action it is: a recipient who blocked them gets nothing (unless `throughBlocks`). */
   actorId: string;
+  /** Reaches a recipient whatever block stands between them and the actor (an SOS, decision 051). */
+  throughBlocks?: boolean;
   /** Also nothing when the actor blocked the recipient (transmissions: a block keeps voices apart both ways). */
   blockedEitherWay?: boolean;
   /** Set for an event in a channel's conversation: the recipient's "Notify me" there must be on. */
@@ -77,9 +82,11 @@ export class PushNotifier {
     if (userId === event.actorId) return;
     const devices = await subscriptionsOf(db, userId);
     if (devices.length === 0) return;
-    if (!(await pushPreferencesOf(db, userId))[event.preference]) return;
-    if (await hasBlocked(db, userId, event.actorId)) return;
-    if (event.blockedEitherWay && (await hasBlocked(db, event.actorId, userId))) return;
+    if (event.preference !== null && !(await pushPreferencesOf(db, userId))[event.preference]) return;
+    if (!event.throughBlocks) {
+      if (await hasBlocked(db, userId, event.actorId)) return;
+      if (event.blockedEitherWay && (await hasBlocked(db, event.actorId, userId))) return;
+    }
     if (event.notifyChannelId !== undefined && !(await notifyIsOn(db, event.notifyChannelId, userId))) return;
     const present = await presence.visibleSessions(userId);
     const away = devices.filter((device) => !present.has(device.sessionId));

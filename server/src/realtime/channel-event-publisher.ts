@@ -73,6 +73,12 @@ export async function deliverChannelEvent(bus: Bus, db: Database, event: Channel
     case 'transmissions_changed':
       await bus.publish(channelTopic(channelId), changed(event.type));
       return;
+    case 'sos_changed': {
+      const message = changed('sos_changed');
+      await bus.publish(channelTopic(channelId), message);
+      for (const userId of event.memberIds) await bus.publish(userTopic(userId), message);
+      return;
+    }
     case 'poke': {
       const [from] = await db.select().from(users).where(eq(users.id, event.from)).limit(1);
       if (!from) return;

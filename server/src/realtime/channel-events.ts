@@ -12,6 +12,8 @@ export type ChannelEvent =
   | { type: 'channel_deleted'; channelId: number; memberIds: string[] }
   | { type: 'talk_mode_changed'; channelId: number }
   | { type: 'transmissions_changed'; channelId: number }
+  /** `memberIds`: every member's channel list shows the SOS button or not (decision 050). */
+  | { type: 'sos_changed'; channelId: number; memberIds: string[] }
   | { type: 'poke'; channelId: number; from: string; to: string };
 
 export interface ChannelEvents {

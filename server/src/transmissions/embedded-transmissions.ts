@@ -15,10 +15,11 @@ import { TransmissionRecorder } from './transmission-recorder.js';
 export function recordEmbeddedTransmissions(
   sfu: EmbeddedSfu,
   deps: {
-    store: Pick<TransmissionStore, 'keep'>;
+    store: Pick<TransmissionStore, 'keepTransmission'>;
     channelEvents: ChannelEvents;
     log: FastifyBaseLogger;
     kept?: KeepDeps['kept'];
+    sosKept?: KeepDeps['sosKept'];
   },
 ): () => void {
   const recorder = new TransmissionRecorder({

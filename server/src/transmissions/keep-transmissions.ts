@@ -14,11 +14,16 @@ export interface KeptTransmission {
 }
 
 export interface KeepDeps {
-  store: Pick<TransmissionStore, 'keep'>;
+  store: Pick<TransmissionStore, 'keepTransmission'>;
   channelEvents: ChannelEvents;
   log: FastifyBaseLogger;
   /** Told of each transmission kept; never waits nor throws (push notifications to who did not hear it live). */
   kept?: ((kept: KeptTransmission) => void) | undefined;
+  /**
+   * Told instead when what was kept is an SOS's audio (its alert already pushed): the alert, with
+   * its audio, goes to the channel's members again. Never waits nor throws.
+   */
+  sosKept?: ((alertId: string) => void) | undefined;
 }
 
 /**
@@ -32,9 +37,11 @@ export async function keepAndAnnounce(
   heardBy: string[],
 ): Promise<void> {
   try {
-    if (await deps.store.keep(channelId, transmission, heardBy)) {
+    const kept = await deps.store.keepTransmission(channelId, transmission, heardBy);
+    if (kept) {
       const { speakerId, startedAt, durationMs } = transmission;
-      deps.kept?.({ channelId, speakerId, startedAt, durationMs, heardBy });
+      if (kept.sosAlertId !== null) deps.sosKept?.(kept.sosAlertId);
+      else deps.kept?.({ channelId, speakerId, startedAt, durationMs, heardBy });
       deps.channelEvents.publish({ type: 'transmissions_changed', channelId });
     }
   } catch (error) {

@@ -48,6 +48,7 @@ export class LiveKitTransmissions {
       channelEvents: ChannelEvents;
       log: FastifyBaseLogger;
       kept?: KeepDeps['kept'];
+      sosKept?: KeepDeps['sosKept'];
       /** Creates the channel's room unless it exists: LiveKit creates no room on a join. */
       ensureRoom: (channelId: number) => Promise<void>;
     },

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, gte, inArray, isNull, lt, lte, not, notExists, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transmission, TransmissionsResponse } from '../../../protocol/transmissions.js';
 import { displayName } from '../../../protocol/user.js';
 import type { Database } from '../db/database.js';
-import { blocks, channelMembers, channels, transmissions, users } from '../db/schema.js';
+import { blocks, channelMembers, channels, sosAlerts, transmissions, users } from '../db/schema.js';
 import type { AudioRef, StoredAudio, TransmissionAudioStore } from './audio-store/transmission-audio-store.js';
 import type { FinishedTransmission } from './transmission-recording.js';
 
@@ -31,6 +31,19 @@ function notBlockedBetween(db: Database, userId: string) {
       ),
   );
 }
+
+/** The transmission was said in an SOS whose alert is not resolved yet (decision 050): it stays. */
+function inUnresolvedSos(db: Database) {
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(sosAlerts)
+      .where(and(eq(sosAlerts.id, transmissions.sosAlertId), isNull(sosAlerts.resolvedAt))),
+  );
+}
+
+/** A transmission may start this long before its SOS was raised (the floor, then the first packet). */
+const SOS_START_SLACK_MS = 2_000;
 
 /**
  * Which of a channel's transmissions (oldest first) go so that the rest fit in `maxBytes`: always
@@ -75,16 +88,26 @@ export class TransmissionStore {
     return this.options.retentionHours;
   }
 
-  /**
-   * Keeps a finished transmission when its channel is a walkie-talkie channel that keeps them and
-   * the speaker is still a member; past the channel's size limit, the biggest speaker's oldest go
-   * (see `overLimit`). Returns whether it was kept.
-   */
+  /** `keepTransmission`, answering only whether it was kept. */
   async keep(
     channelId: number,
     transmission: FinishedTransmission,
     heardBy: string[],
   ): Promise<boolean> {
+    return (await this.keepTransmission(channelId, transmission, heardBy)) !== null;
+  }
+
+  /**
+   * Keeps a finished transmission when its channel is a walkie-talkie channel that keeps them and
+   * the speaker is still a member; past the channel's size limit, the biggest speaker's oldest go
+   * (see `overLimit`), never one of an unresolved SOS. Said in the speaker's SOS (decision 050), it
+   * is kept whatever the channel's mode or keeping, linked to the alert. Null when not kept.
+   */
+  async keepTransmission(
+    channelId: number,
+    transmission: FinishedTransmission,
+    heardBy: string[],
+  ): Promise<{ id: string; sosAlertId: string | null } | null> {
     const { db, maxBytesPerChannel } = this.options;
     const [channel] = await db
       .select({ talkMode: channels.talkMode, keep: channels.keepTransmissions })
@@ -92,9 +115,11 @@ export class TransmissionStore {
       .innerJoin(channelMembers, eq(channelMembers.channelId, channels.id))
       .where(and(eq(channels.id, channelId), eq(channelMembers.userId, transmission.speakerId)))
       .limit(1);
-    if (!channel || channel.talkMode !== 'walkie' || !channel.keep) return false;
+    if (!channel) return null;
+    const sosAlertId = await this.sosAlertOf(channelId, transmission);
+    if (sosAlertId === null && (channel.talkMode !== 'walkie' || !channel.keep)) return null;
     const bytes = transmission.ogg.length;
-    if (bytes > maxBytesPerChannel) return false;
+    if (bytes > maxBytesPerChannel) return null;
 
     const ref = { id: randomUUID(), channelId };
     const evicted = await this.options.audio.keep(ref, transmission.ogg, {
@@ -107,6 +132,7 @@ export class TransmissionStore {
           durationMs: transmission.durationMs,
           bytes,
           heardBy,
+          sosAlertId,
         });
       },
       rest: async (tx) => {
@@ -117,7 +143,7 @@ export class TransmissionStore {
             bytes: transmissions.bytes,
           })
           .from(transmissions)
-          .where(eq(transmissions.channelId, channelId))
+          .where(and(eq(transmissions.channelId, channelId), not(inUnresolvedSos(db))))
           .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
         const over = overLimit(rows, maxBytesPerChannel);
         if (over.length > 0) await tx.delete(transmissions).where(inArray(transmissions.id, over));
@@ -125,7 +151,38 @@ export class TransmissionStore {
       },
     });
     await this.audioDeleted(evicted);
-    return !evicted.some((gone) => gone.id === ref.id);
+    if (evicted.some((gone) => gone.id === ref.id)) return null;
+    return { id: ref.id, sosAlertId };
+  }
+
+  /**
+   * The speaker's SOS this transmission was said in, if any: one whose talk time it started in (a
+   * resolved one too: resolving ends the SOS floor, and so the recording, just after).
+   */
+  private async sosAlertOf(channelId: number, transmission: FinishedTransmission): Promise<string | null> {
+    const [alert] = await this.options.db
+      .select({ id: sosAlerts.id })
+      .from(sosAlerts)
+      .where(
+        and(
+          eq(sosAlerts.channelId, channelId),
+          eq(sosAlerts.senderId, transmission.speakerId),
+          lte(sosAlerts.raisedAt, new Date(transmission.startedAt.getTime() + SOS_START_SLACK_MS)),
+          gte(sosAlerts.talkUntil, transmission.startedAt),
+        ),
+      )
+      .orderBy(desc(sosAlerts.raisedAt))
+      .limit(1);
+    return alert?.id ?? null;
+  }
+
+  /** An alert's kept audio, oldest first (every member of its channel plays it, blocks or not: decision 051). */
+  async ofSosAlert(alertId: string): Promise<{ id: string; durationMs: number }[]> {
+    return this.options.db
+      .select({ id: transmissions.id, durationMs: transmissions.durationMs })
+      .from(transmissions)
+      .where(eq(transmissions.sosAlertId, alertId))
+      .orderBy(asc(transmissions.startedAt), asc(transmissions.id));
   }
 
   /** The channel's kept transmissions, oldest first, and which of them the user missed. */
@@ -143,7 +200,7 @@ export class TransmissionStore {
       .where(
         and(
           eq(transmissions.channelId, channelId),
-          gt(transmissions.startedAt, this.cutoff(now)),
+          or(gt(transmissions.startedAt, this.cutoff(now)), inUnresolvedSos(db)),
           // A block either way: they do not hear each other live (DESIGN §3), nor in replay.
           notBlockedBetween(db, userId),
         ),
@@ -157,6 +214,7 @@ export class TransmissionStore {
       durationMs: row.durationMs,
       missed:
         row.speakerId !== userId && !row.heardBy.includes(userId) && row.startedAt > seenAfter,
+      ...(row.sosAlertId === null ? {} : { sos: true }),
     }));
     return {
       transmissions: list,
@@ -183,8 +241,9 @@ export class TransmissionStore {
         and(
           eq(transmissions.id, transmissionId),
           eq(transmissions.channelId, channelId),
-          gt(transmissions.startedAt, this.cutoff(now)),
-          notBlockedBetween(db, userId),
+          or(gt(transmissions.startedAt, this.cutoff(now)), inUnresolvedSos(db)),
+          // SOS audio plays from its alert for every member, a block or not (decision 051).
+          or(notBlockedBetween(db, userId), sql`${transmissions.sosAlertId} is not null`),
         ),
       )
       .limit(1);
@@ -199,11 +258,15 @@ export class TransmissionStore {
       .where(and(eq(channelMembers.channelId, channelId), eq(channelMembers.userId, userId)));
   }
 
-  /** Retention: everything older than the window goes, rows first. Returns the channels touched. */
+  /**
+   * Retention: everything older than the window goes, rows first, but the audio of an SOS not yet
+   * resolved. Returns the channels touched.
+   */
   async deleteExpired(now = new Date()): Promise<number[]> {
-    const gone = await this.options.db
+    const { db } = this.options;
+    const gone = await db
       .delete(transmissions)
-      .where(lt(transmissions.startedAt, this.cutoff(now)))
+      .where(and(lt(transmissions.startedAt, this.cutoff(now)), not(inUnresolvedSos(db))))
       .returning({ id: transmissions.id, channelId: transmissions.channelId });
     await this.audioDeleted(gone);
     return [...new Set(gone.map((ref) => ref.channelId))];
@@ -220,11 +283,12 @@ export class TransmissionStore {
     return [...new Set(rowsRemoved.map((ref) => ref.channelId))];
   }
 
-  /** The channel's admin turned keeping off: what was kept goes too. */
+  /** The channel's admin turned keeping off: what was kept goes too, but an unresolved SOS's audio. */
   async deleteOfChannel(channelId: number): Promise<number> {
-    const gone = await this.options.db
+    const { db } = this.options;
+    const gone = await db
       .delete(transmissions)
-      .where(eq(transmissions.channelId, channelId))
+      .where(and(eq(transmissions.channelId, channelId), not(inUnresolvedSos(db))))
       .returning({ id: transmissions.id, channelId: transmissions.channelId });
     await this.audioDeleted(gone);
     return gone.length;

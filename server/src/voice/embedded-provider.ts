@@ -54,6 +54,7 @@ export function createEmbeddedProvider(
         walkie: floor.walkie,
         holderId: floor.holderId,
         expiresAt: floor.expiresAt ?? null,
+        sos: floor.sos === true,
       }),
     blockChanged: async (blockerId, blockedId, blocked) =>
       sfu.blockChanged(blockerId, blockedId, blocked),

@@ -32,6 +32,7 @@ const voiceEffectSchema = z.discriminatedUnion('effect', [
     holderId: z.string().min(1).nullable(),
     previousHolderId: z.string().min(1).nullable(),
     expiresAt: z.number().nullable().optional(),
+    sos: z.boolean().optional(),
   }),
 ]);
 type VoiceEffect = z.infer<typeof voiceEffectSchema>;
@@ -81,7 +82,7 @@ export async function pinnedVoiceEffects(
     closeRoom: (channelId) => send({ effect: 'close', channelId }),
     blockChanged: (blockerId, blockedId, blocked) =>
       send({ effect: 'block', blockerId, blockedId, blocked }),
-    setFloor: (channelId, { walkie, holderId, previousHolderId, expiresAt }) =>
+    setFloor: (channelId, { walkie, holderId, previousHolderId, expiresAt, sos }) =>
       send({
         effect: 'floor',
         channelId,
@@ -89,6 +90,7 @@ export async function pinnedVoiceEffects(
         holderId,
         previousHolderId,
         expiresAt: expiresAt ?? null,
+        ...(sos ? { sos } : {}),
       }),
   };
 }

@@ -69,7 +69,10 @@ export function registerVoiceTokenRoute(app: FastifyInstance, voice: VoiceProvid
       userId: user.id,
       userName: displayName(user),
       // The built-in SFU enforces the floor itself, per packet; LiveKit's publish right follows it.
-      adminMuted: livekit ? !mayPublishNow(user.id, access) : access.muted,
+      // An admin-muted SOS sender gets a publish slot: the SFU forwards them for the SOS only.
+      adminMuted: livekit
+        ? !mayPublishNow(user.id, access)
+        : access.muted && !(access.floor.sos === true && access.floor.holderId === user.id),
       // LiveKit shows token attributes to everyone in the room: its identity is recorded instead.
       ...(livekit ? {} : { sessionId: session.sessionId }),
     });

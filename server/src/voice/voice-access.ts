@@ -7,6 +7,7 @@ import type { Database } from '../db/database.js';
 import type { FloorStore } from '../floor/floor-store.js';
 import { mayConnect } from '../usage/usage-figures.js';
 import { usageOf } from '../usage/usage-store.js';
+import { hasLiveSos } from './sos-admission.js';
 
 /** What deciding voice access reads: the database, whether billing limits anyone, the floor. */
 export interface VoiceAccessDeps {
@@ -29,6 +30,11 @@ export interface VoiceFloorNow {
   holderId: string | null;
   /** When the holder's hold ends at the latest (epoch ms); null while nobody holds it. */
   expiresAt?: number | null;
+  /**
+   * The holder's is an SOS (decision 050): heard even when admin-muted, and in an open channel the
+   * floor is walkie for its seconds.
+   */
+  sos?: boolean;
 }
 
 export type VoiceRefusal = 'session_ended' | 'not_a_member' | 'over_limit' | 'blocked';
@@ -80,7 +86,12 @@ export async function mayOpenVoice(
   }
   const membership = await findMembership(db, request.channelId, request.userId);
   if (!membership) return refuse('not_a_member');
-  if (deps.billing && !mayConnect(await usageOf(db, request.userId))) return refuse('over_limit');
+  if (
+    deps.billing &&
+    !mayConnect(await usageOf(db, request.userId)) &&
+    !(await hasLiveSos(db, request.userId, request.channelId))
+  )
+    return refuse('over_limit');
   const channel = await findChannel(db, request.channelId);
   if (!channel) return refuse('not_a_member');
   const blockedUserIds = await blockRelationsOf(db, request.userId);
@@ -88,24 +99,34 @@ export async function mayOpenVoice(
     const members = await memberIdsOf(db, request.channelId);
     if (members.some((id) => blockedUserIds.includes(id))) return refuse('blocked');
   }
-  const walkie = channel.talkMode === 'walkie';
-  const grant = walkie ? await deps.floors?.current(request.channelId) : undefined;
+  const grant = await deps.floors?.current(request.channelId);
+  // An SOS makes even an open channel walkie for its seconds: whoever joins meanwhile hears only it.
+  const walkie = channel.talkMode === 'walkie' || grant?.sos === true;
   return {
     admitted: true,
     muted: membership.isMuted,
     floor: walkie
-      ? { walkie, holderId: grant?.holderId ?? null, expiresAt: grant?.expiresAt ?? null }
+      ? {
+          walkie,
+          holderId: grant?.holderId ?? null,
+          expiresAt: grant?.expiresAt ?? null,
+          ...(grant?.sos ? { sos: true } : {}),
+        }
       : { walkie, holderId: null },
     blockedUserIds,
     ...(signInExpiresAt === undefined ? {} : { signInExpiresAt }),
   };
 }
 
-/** Whether the member may publish now: not admin-muted, and in a walkie channel holding the floor. */
+/**
+ * Whether the member may publish now: not admin-muted, and in a walkie channel holding the floor;
+ * an SOS holder publishes even when admin-muted.
+ */
 export function mayPublishNow(
   userId: string,
   state: { muted: boolean; floor: VoiceFloorNow },
 ): boolean {
+  if (state.floor.sos && state.floor.holderId === userId) return true;
   if (state.muted) return false;
   return !state.floor.walkie || state.floor.holderId === userId;
 }

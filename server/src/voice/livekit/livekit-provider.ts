@@ -125,17 +125,19 @@ export function createLivekitProvider(
       ignoreNotFound(error);
       return [] as ParticipantInfo[];
     });
-  const holderNow = async (channelId: number) =>
-    (await access.floors?.current(channelId))?.holderId ?? null;
+  const grantNow = async (channelId: number) => (await access.floors?.current(channelId)) ?? null;
   /**
    * The channel's floor as the room knows it: its talk mode is in the room's metadata (written by
    * `ensureRoom` and at every talk-mode change), so no database read is needed inside a
    * transaction. A room without it is treated as walkie-talkie (nobody publishes without the floor).
    */
   const roomFloorNow = async (channelId: number): Promise<VoiceFloorNow> => {
+    const grant = await grantNow(channelId);
+    // An SOS holds even an open channel's floor (decision 050).
+    if (grant?.sos) return { walkie: true, holderId: grant.holderId, sos: true };
     const [room] = await service.listRooms([roomName(channelId)]);
     const walkie = talkModeOfMetadata(room?.metadata) !== 'open';
-    return { walkie, holderId: walkie ? await holderNow(channelId) : null };
+    return { walkie, holderId: walkie ? (grant?.holderId ?? null) : null };
   };
   const setRoomTalkMode = async (channelId: number, talkMode: ChannelTalkMode) => {
     await service
@@ -234,12 +236,18 @@ export function createLivekitProvider(
     async setFloor(channelId, floor) {
       if (floor.modeChanged) await setRoomTalkMode(channelId, floor.walkie ? 'walkie' : 'open');
       const muted = new Set(floor.modeChanged?.mutedUserIds ?? (await mutedUserIds(db, channelId)));
-      const now = { walkie: floor.walkie, holderId: floor.holderId };
+      const now = {
+        walkie: floor.walkie,
+        holderId: floor.holderId,
+        ...(floor.sos ? { sos: true } : {}),
+      };
       for (const participant of await participantsOf(channelId)) {
         const userId = userIdFromIdentity(participant.identity);
         if (userId === undefined) continue;
+        // An SOS may make an open room walkie: everyone's right changes, not only the holders'.
         const changed =
           floor.modeChanged !== undefined ||
+          floor.sos === true ||
           userId === floor.holderId ||
           userId === floor.previousHolderId;
         if (changed)

@@ -7,6 +7,8 @@ export type SfuFloor = {
   holderId: string | null;
   /** When the holder's hold ends at the latest (epoch ms). */
   expiresAt?: number | null;
+  /** The holder's is an SOS: forwarded even when admin-muted (decision 050). */
+  sos?: boolean;
 };
 
 /** What a floor change did to a room's gate. */
@@ -28,16 +30,20 @@ export class ForwardingGate {
   /** By room: the admin-muted users. */
   private readonly mutedByRoom = new Map<string, Set<string>>();
   /** Walkie-talkie rooms only, by room: who holds the floor (null: nobody). */
-  private readonly floorByRoom = new Map<string, { holderId: string | null }>();
+  private readonly floorByRoom = new Map<string, { holderId: string | null; sos: boolean }>();
 
   isMuted(roomName: string, userId: string): boolean {
     return this.mutedByRoom.get(roomName)?.has(userId) ?? false;
   }
 
-  /** Not forwarded: admin-muted, or in a walkie-talkie room without the floor. */
+  /**
+   * Not forwarded: admin-muted, or in a walkie-talkie room without the floor. An SOS holder is
+   * forwarded even when admin-muted, for the SOS only.
+   */
   isHeld(roomName: string, userId: string): boolean {
-    if (this.isMuted(roomName, userId)) return true;
     const floor = this.floorByRoom.get(roomName);
+    if (floor?.sos && floor.holderId === userId) return false;
+    if (this.isMuted(roomName, userId)) return true;
     return floor !== undefined && floor.holderId !== userId;
   }
 
@@ -66,7 +72,11 @@ export class ForwardingGate {
     const holderBefore = before?.holderId ?? null;
     const wasHeld = new Map<string, boolean>();
     for (const userId of usersInRoom) wasHeld.set(userId, this.isHeld(roomName, userId));
-    if (floor.walkie) this.floorByRoom.set(roomName, { holderId: floor.holderId });
+    if (floor.walkie)
+      this.floorByRoom.set(roomName, {
+        holderId: floor.holderId,
+        sos: floor.holderId !== null && floor.sos === true,
+      });
     else this.floorByRoom.delete(roomName);
     const holderId = floor.walkie ? floor.holderId : null;
     const silenced = [...wasHeld]

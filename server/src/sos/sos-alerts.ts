@@ -1,0 +1,186 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  SOS_ALERT_NOT_FOUND,
+  SOS_ALREADY_RESOLVED,
+  SOS_EXTEND_WINDOW_MS,
+  SOS_LOCATION_CLOSED,
+  SOS_LOCATION_WINDOW_MS,
+  SOS_NOT_MEMBER,
+  SOS_NOT_SOS_CHANNEL,
+  SOS_ONLY_SENDER_LOCATES,
+  SOS_ONLY_SENDER_OR_ADMIN_RESOLVES,
+  type SosAlert,
+  type SosAlertMessage,
+  type SosLocationBody,
+} from '../../../protocol/sos.js';
+import type { SessionUser } from '../auth/session-store.js';
+import type { Database } from '../db/database.js';
+import type { FloorService } from '../floor/floor-service.js';
+import { badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
+import type { Counters } from '../limits/counters.js';
+import { findChannel, findMembership, memberIdsOf } from '../memberships/membership-store.js';
+import { userTopic, type Bus } from '../realtime/bus.js';
+import {
+  addAck,
+  alertView,
+  findAlert,
+  openAlertsOf,
+  raiseOrExtend,
+  resolveAlert,
+  setLocation,
+  setTalkUntil,
+  type SosAlertRow,
+} from './sos-store.js';
+
+/** New alerts one person may raise in an hour, over all their channels (extensions not counted). */
+export const SOS_RAISES_PER_HOUR = 6;
+/** One location update per alert this often at most. */
+export const SOS_LOCATION_MIN_INTERVAL_S = 5;
+
+export const SOS_TOO_MANY_RAISES = 'Too many SOS alerts: please call for help directly';
+export const SOS_LOCATION_TOO_SOON = 'Location updates are limited to one every 5 seconds';
+export const SOS_SENDER_ACKS = 'You cannot answer your own alert';
+
+export interface SosAlertsDeps {
+  db: Database;
+  bus: Bus;
+  floor: Pick<FloorService, 'raiseSos' | 'endSos'>;
+  counters: Counters;
+  /** The members' devices where Chirp is not open (filled in by compose from push/). */
+  pushes: {
+    raised(alert: Pick<SosAlert, 'id' | 'channelName' | 'sender'>, recipientIds: readonly string[]): void;
+  };
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Family SOS (decision 050): raising (or extending) an alert, which puts its sender on the
+ * channel's air with SOS priority and alerts every member; the sender's location; members'
+ * "I'm on it"; resolving. Each change sends the whole alert as `sos_alert` to every device of every
+ * current member (the sender's too), so a removed member hears no more of it. Alerts reach members
+ * whatever blocks stand between them and the sender (decision 051).
+ */
+export class SosAlerts {
+  constructor(private readonly deps: SosAlertsDeps) {}
+
+  /** `POST /api/sos`: answers the alert and whether it is new (201) or an extension (200). */
+  async raise(user: SessionUser, channelId: number): Promise<{ alert: SosAlert; created: boolean }> {
+    const { db, counters } = this.deps;
+    const channel = await findChannel(db, channelId);
+    // Unknown and not-mine answer alike: a raise never tells which channels exist.
+    if (!channel || !(await findMembership(db, channelId, user.id))) throw forbidden(SOS_NOT_MEMBER);
+    if (!channel.sos || channel.kind !== 'group') throw badRequest(SOS_NOT_SOS_CHANNEL);
+    const seconds = channel.sosSeconds;
+    const result = await raiseOrExtend(db, {
+      channelId,
+      senderId: user.id,
+      talkUntil: new Date(Date.now() + seconds * 1000),
+      extendWindowMs: SOS_EXTEND_WINDOW_MS,
+      beforeCreate: async () => {
+        const raised = await counters.counter('sos-raise', 3600).penalty(user.id);
+        if (raised.consumedPoints > SOS_RAISES_PER_HOUR) throw tooManyRequests(SOS_TOO_MANY_RAISES);
+      },
+    });
+    // Removed between the check and the transaction.
+    if (!result) throw forbidden(SOS_NOT_MEMBER);
+    const alertId = result.alert.id;
+    const floor = await this.deps.floor.raiseSos(channelId, user.id, seconds, (expiresAt) => {
+      // Queued behind another person's SOS: on the air now, until then.
+      this.moveTalkUntil(alertId, expiresAt).catch((error: unknown) =>
+        this.deps.log.error({ err: error, alertId }, 'queued SOS not announced'),
+      );
+    });
+    const talkUntil = floor.granted ? floor.expiresAt : floor.queuedUntil + seconds * 1000;
+    await setTalkUntil(db, alertId, new Date(talkUntil));
+    const alert = await this.announce(alertId);
+    if (!result.extended) {
+      const recipients = (await memberIdsOf(db, channelId)).filter((id) => id !== user.id);
+      this.deps.pushes.raised(alert, recipients);
+    }
+    return { alert, created: !result.extended };
+  }
+
+  /** `GET /api/sos`. */
+  openAlerts(user: SessionUser): Promise<SosAlert[]> {
+    return openAlertsOf(this.deps.db, user.id);
+  }
+
+  /** `PUT /api/sos/:id/location`: the sender's, while the alert is fresh and unresolved. */
+  async locate(user: SessionUser, alertId: string, location: SosLocationBody): Promise<SosAlert> {
+    const row = await this.visibleAlert(user, alertId);
+    if (row.senderId !== user.id) throw forbidden(SOS_ONLY_SENDER_LOCATES);
+    if (row.resolvedAt !== null || Date.now() > (await this.lastRaisedAt(row)) + SOS_LOCATION_WINDOW_MS)
+      throw conflict(SOS_LOCATION_CLOSED);
+    const sent = await this.deps.counters
+      .counter('sos-location', SOS_LOCATION_MIN_INTERVAL_S)
+      .penalty(alertId);
+    if (sent.consumedPoints > 1) throw tooManyRequests(SOS_LOCATION_TOO_SOON);
+    if (!(await setLocation(this.deps.db, alertId, location))) throw conflict(SOS_LOCATION_CLOSED);
+    return this.announce(alertId);
+  }
+
+  /** `POST /api/sos/:id/ack`: "I'm on it", by a member other than the sender; again changes nothing. */
+  async ack(user: SessionUser, alertId: string): Promise<SosAlert> {
+    const row = await this.visibleAlert(user, alertId);
+    if (row.senderId === user.id) throw forbidden(SOS_SENDER_ACKS);
+    if (row.resolvedAt === null && (await addAck(this.deps.db, alertId, user.id)))
+      return this.announce(alertId);
+    return this.view(alertId);
+  }
+
+  /** `POST /api/sos/:id/resolve`: the sender, a channel admin or a superadmin; ends the SOS floor. */
+  async resolve(user: SessionUser, alertId: string): Promise<SosAlert> {
+    const superadmin = user.subscriptionTier === 'superadmin';
+    const row = await this.visibleAlert(user, alertId, superadmin);
+    if (row.senderId !== user.id && !superadmin) {
+      const membership = await findMembership(this.deps.db, row.channelId, user.id);
+      if (membership?.role !== 'admin') throw forbidden(SOS_ONLY_SENDER_OR_ADMIN_RESOLVES);
+    }
+    if (!(await resolveAlert(this.deps.db, alertId, user.id))) throw conflict(SOS_ALREADY_RESOLVED);
+    await this.deps.floor.endSos(row.channelId, row.senderId);
+    return this.announce(alertId);
+  }
+
+  /** Audio of the alert was kept: members get the alert with it. Never throws. */
+  audioKept(alertId: string): void {
+    this.announce(alertId).catch((error: unknown) =>
+      this.deps.log.error({ err: error, alertId }, 'SOS audio not announced'),
+    );
+  }
+
+  /** The alert, for a current member of its channel (or anyone `readable`); else 404. */
+  private async visibleAlert(user: SessionUser, alertId: string, readable = false): Promise<SosAlertRow> {
+    const { db } = this.deps;
+    const row = await findAlert(db, alertId);
+    if (!row) throw notFound(SOS_ALERT_NOT_FOUND);
+    if (!readable && !(await findMembership(db, row.channelId, user.id))) throw notFound(SOS_ALERT_NOT_FOUND);
+    return row;
+  }
+
+  /** When the sender last raised or extended it: its talk time's start. */
+  private async lastRaisedAt(row: SosAlertRow): Promise<number> {
+    const channel = await findChannel(this.deps.db, row.channelId);
+    const seconds = channel?.sosSeconds ?? 0;
+    return Math.max(row.raisedAt.getTime(), row.talkUntil.getTime() - seconds * 1000);
+  }
+
+  private async moveTalkUntil(alertId: string, expiresAt: number): Promise<void> {
+    await setTalkUntil(this.deps.db, alertId, new Date(expiresAt));
+    await this.announce(alertId);
+  }
+
+  private async view(alertId: string): Promise<SosAlert> {
+    const alert = await alertView(this.deps.db, alertId);
+    if (!alert) throw notFound(SOS_ALERT_NOT_FOUND);
+    return alert;
+  }
+
+  /** The whole alert to every device of every current member of its channel. */
+  private async announce(alertId: string): Promise<SosAlert> {
+    const alert = await this.view(alertId);
+    const message: SosAlertMessage = { type: 'sos_alert', alert };
+    for (const userId of await memberIdsOf(this.deps.db, alert.channelId))
+      await this.deps.bus.publish(userTopic(userId), message);
+    return alert;
+  }
+}
