@@ -58,7 +58,10 @@ export function MainScreen() {
         </Suspense>
       ) : null}
       {channelId === null ? (
-        <NoChannelPrompt isAdmin={isAdmin} />
+        <>
+          <NoChannelPrompt isAdmin={isAdmin} />
+          <SosButtonSlot />
+        </>
       ) : (
         <div className="flex flex-1 flex-col gap-6">
           <h1 className="sr-only">{conversation ? 'Conversation' : 'Channel'}</h1>

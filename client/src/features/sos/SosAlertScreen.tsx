@@ -65,6 +65,10 @@ export function SosAlertScreen({ alerts, user, channels, sent, onMinimise }: Sos
         <AlertDialog.Content
           data-testid="sos-alert"
           data-alert-id={alert.id}
+          // Escape inside the alert minimises it even when a toast is the top layer.
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') onMinimise();
+          }}
           onOpenAutoFocus={(event) => {
             if (!ackRef.current) return;
             event.preventDefault();

@@ -46,6 +46,11 @@ export function SosCountdown({ target, endsAt, onCancel }: SosCountdownProps) {
             event.preventDefault();
             onCancel();
           }}
+          // A toast opened meanwhile (Online, Self Muted) is the top layer Radix gives Escape to:
+          // Escape inside the countdown cancels whatever else is on screen.
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') onCancel();
+          }}
           onOpenAutoFocus={(event) => {
             event.preventDefault();
             cancel.current?.focus();
