@@ -8,6 +8,7 @@ import { playTone } from '../voice/tones';
 import { SOS_ALARM_TONE, SOS_VIBRATION } from './sos-alarm';
 import { sosAlerts } from './sos-alerts-store';
 import { startSosRuntime } from './sos-runtime';
+import { sosSending } from './sos-sending';
 import { mountSosOverlays } from './mount-sos-overlays';
 
 /**
@@ -34,6 +35,8 @@ export function startSos(userId: string): () => void {
     },
   });
   return () => {
+    // Signed out: no countdown, open microphone or location updates carry on for the next user.
+    sosSending.stop();
     stop();
     unmount();
   };
