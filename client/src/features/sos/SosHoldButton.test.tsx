@@ -70,6 +70,19 @@ describe('the SOS button', () => {
     },
   );
 
+  it('Space held on SOS is not also push-to-talk (the window never sees it)', () => {
+    const { button } = renderButton();
+    const seen: string[] = [];
+    const onKey = (event: KeyboardEvent) => seen.push(event.type);
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('keyup', onKey);
+    fireEvent.keyDown(button, { key: ' ', code: 'Space' });
+    fireEvent.keyUp(button, { key: ' ', code: 'Space' });
+    window.removeEventListener('keydown', onKey);
+    window.removeEventListener('keyup', onKey);
+    expect(seen).toEqual([]);
+  });
+
   it('a key let go early, a click or another key sends nothing', () => {
     const { onHeld, button } = renderButton();
     button.focus();

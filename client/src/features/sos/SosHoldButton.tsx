@@ -66,13 +66,15 @@ export function SosHoldButton({ target, onHeld }: SosHoldButtonProps) {
   };
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (!HOLD_KEYS.has(event.key)) return;
-    // No click, no scrolling: the key is held, not pressed.
+    // No click, no scrolling, and not also push-to-talk's Space: the key holds SOS.
     event.preventDefault();
+    event.stopPropagation();
     if (!event.repeat) press();
   };
   const onKeyUp = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (!HOLD_KEYS.has(event.key)) return;
     event.preventDefault();
+    event.stopPropagation();
     release();
   };
 
