@@ -51,6 +51,7 @@ function renderScreen(
     return Promise.resolve(new Response(JSON.stringify(answer(request)), { status: 200 }));
   });
   const onMinimise = vi.fn();
+  const onShow = vi.fn();
   render(
     <QueryClientProvider client={createQueryClient()}>
       <SosAlertScreen
@@ -59,12 +60,14 @@ function renderScreen(
         channels={[family]}
         sent={null}
         onMinimise={onMinimise}
+        onShow={onShow}
       />
     </QueryClientProvider>,
   );
   return {
     requests,
     onMinimise,
+    onShow,
     dialog: screen.getByRole('alertdialog', { name: 'SOS from Ava' }),
   };
 }
@@ -147,8 +150,9 @@ describe('the SOS alert screen', { timeout: 15_000 }, () => {
       id: '1b6c3f0e-1d1e-4a43-9a3e-6d2f0c1b2a3d',
       sender: { id: 'cid', name: 'Cid' },
     });
-    const { onMinimise, dialog } = renderScreen(DEE, [located, older]);
-    expect(within(dialog).getByText('1 more alert')).toBeTruthy();
+    const { onMinimise, onShow, dialog } = renderScreen(DEE, [located, older]);
+    fireEvent.click(within(dialog).getByRole('button', { name: '1 more alert' }));
+    expect(onShow).toHaveBeenCalledWith(older.id);
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(onMinimise).toHaveBeenCalled();
     onMinimise.mockClear();

@@ -28,6 +28,8 @@ export type SosAlertScreenProps = {
   /** The sender's own microphone, open until then (their SOS just went out). */
   sent: { alertId: string; micUntil: number } | null;
   onMinimise: () => void;
+  /** Shows this alert in front (the next one of several). */
+  onShow: (alertId: string) => void;
 };
 
 const timeOf = (iso: string) =>
@@ -49,7 +51,14 @@ function usePassed(at: number): boolean {
  * members, "Mark resolved" for the sender and the channel's admins. Escape or Minimise folds it
  * into the red banner; it goes only when resolved. Several alerts: the first shows, with a count.
  */
-export function SosAlertScreen({ alerts, user, channels, sent, onMinimise }: SosAlertScreenProps) {
+export function SosAlertScreen({
+  alerts,
+  user,
+  channels,
+  sent,
+  onMinimise,
+  onShow,
+}: SosAlertScreenProps) {
   const alert = alerts[0];
   const ackRef = useRef<HTMLButtonElement>(null);
   if (!alert) return null;
@@ -96,8 +105,14 @@ export function SosAlertScreen({ alerts, user, channels, sent, onMinimise }: Sos
                 {SOS_TEXTS.inChannel(alert.channelName)} ·{' '}
                 {SOS_TEXTS.raisedAt(timeOf(alert.raisedAt))}
               </AlertDialog.Description>
-              {alerts.length > 1 ? (
-                <p className="text-sm font-semibold">{SOS_TEXTS.moreAlerts(alerts.length - 1)}</p>
+              {alerts[1] ? (
+                <button
+                  type="button"
+                  onClick={() => onShow(alerts[1]!.id)}
+                  className="w-max cursor-pointer text-sm font-semibold underline underline-offset-4 hover:text-destructive-text focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                >
+                  {SOS_TEXTS.moreAlerts(alerts.length - 1)}
+                </button>
               ) : null}
             </div>
             <AlertLocation alert={alert} />

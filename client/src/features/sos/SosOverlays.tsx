@@ -61,6 +61,7 @@ export function SosOverlays() {
               channels={channels.data}
               sent={sent}
               onMinimise={() => sosAlerts.setMinimised(true)}
+              onShow={(alertId) => sosAlerts.bringToFront(alertId)}
             />
           </Suspense>
         )
