@@ -18,7 +18,11 @@ import { gzipSync } from 'node:zlib';
 // Then to 170 KB for what the main screen itself must show at once since the interface work: who
 // is heard and the reconnecting member list, the missed counts on Contacts and Channels, the idle
 // notice and the call pill's timer (the talk button, member menu and tooltips load on demand).
-const BUDGETS_KB = { landing: 105, main: 170 };
+// Then to 172 KB for Family SOS (decision 050), which every member of an SOS channel needs at once
+// on any screen: the SOS button's place, the full-volume rule of an SOS voice and the microphone it
+// opens, and the lazy start of the SOS runtime; the hold, countdown, alert screens and settings load
+// on demand, but splitting them off re-chunks shared code the main screen loads (about 1 KB).
+const BUDGETS_KB = { landing: 105, main: 172 };
 /** Manifest keys are relative to the Vite root, `client/`. */
 const MAIN_SCREEN_ENTRIES = [
   'src/features/main/MainScreen.tsx',

@@ -24,6 +24,8 @@ const channel = (id: number, name: string, createdBy: string, memberCount: numbe
   talkMode: 'walkie',
   maxTransmissionSeconds: 60,
   keepTransmissions: true,
+  sos: false,
+  sosSeconds: 10,
 });
 
 const family = channel(1, 'Family', 'olivia', 4);

@@ -73,6 +73,8 @@ describe('CreateChannelForm', () => {
       talkMode: 'open',
       maxTransmissionSeconds: 60,
       keepTransmissions: true,
+      sos: false,
+      sosSeconds: 10,
     };
     const calls = serve(() => Response.json(channel, { status: 201 }));
     const { input, submit, onCreated } = renderForm();

@@ -10,6 +10,8 @@ const channel = (id: number, name: string, createdBy: string): Channel => ({
   talkMode: 'open',
   maxTransmissionSeconds: 60,
   keepTransmissions: true,
+  sos: false,
+  sosSeconds: 10,
 });
 
 describe('groupChannels', () => {

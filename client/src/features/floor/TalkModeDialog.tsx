@@ -20,6 +20,7 @@ import { Label } from '../../ui/Label';
 import { RadioCardGroup, type RadioCardOption } from '../../ui/RadioCardGroup';
 import { TRANSMISSION_TEXTS } from '../transmissions/transmission-texts';
 import { useSetTalkMode } from './useSetTalkMode';
+import { SosChannelSettings } from '../sos/SosChannelSettings';
 
 const OPTIONS: RadioCardOption<ChannelTalkMode>[] = [
   { value: 'open', label: 'Open', help: 'Everyone online can talk at once.' },
@@ -46,6 +47,7 @@ export function TalkModeDialog({ channel, open, onOpenChange }: TalkModeDialogPr
           <DialogDescription>How people talk in {channel.name}.</DialogDescription>
         </DialogHeader>
         {open ? <TalkModeForm channel={channel} onDone={() => onOpenChange(false)} /> : null}
+        {open ? <SosChannelSettings channel={channel} /> : null}
       </DialogContent>
     </Dialog>
   );

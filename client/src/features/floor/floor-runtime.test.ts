@@ -17,6 +17,8 @@ const channel = (talkMode: Channel['talkMode']): Channel => ({
   createdBy: 'owner',
   memberCount: 3,
   keepTransmissions: true,
+  sos: false,
+  sosSeconds: 10,
   talkMode,
   maxTransmissionSeconds: 60,
 });

@@ -16,6 +16,7 @@ import { mayHoldTapTarget } from '../notifications/tap-query';
 import { NoChannelPrompt } from './NoChannelPrompt';
 import { TopBarStatusSlot } from './TopBarStatusSlot';
 import { VoiceControlsSlot } from './VoiceControlsSlot';
+import { SosButtonSlot } from '../sos/SosButtonSlot';
 
 // The menus' code loads just after the screen first renders (a smaller first load).
 const loadContactsMenu = () => import('../contacts/ContactsMenu').then((m) => m.ContactsMenu);
@@ -57,7 +58,10 @@ export function MainScreen() {
         </Suspense>
       ) : null}
       {channelId === null ? (
-        <NoChannelPrompt isAdmin={isAdmin} />
+        <>
+          <NoChannelPrompt isAdmin={isAdmin} />
+          <SosButtonSlot />
+        </>
       ) : (
         <div className="flex flex-1 flex-col gap-6">
           <h1 className="sr-only">{conversation ? 'Conversation' : 'Channel'}</h1>
@@ -66,6 +70,7 @@ export function MainScreen() {
             className="flex flex-1 flex-col items-center justify-center gap-6 py-4"
           >
             <VoiceControlsSlot />
+            <SosButtonSlot />
           </section>
           {conversation ? (
             <Suspense fallback={null}>

@@ -27,6 +27,7 @@ import { followPushTaps } from '../notifications/follow-push-taps';
 import { closeConnectingToastWhenReady } from './connecting-toast';
 import { tellAdminMutes } from '../members/admin-mute';
 import { followServerSignOut } from './signed-out-elsewhere';
+import { startLazily } from '../sos/start-lazily';
 
 /** Keeps the presence store's "call active" in step with the call controller. */
 function followCalls(): () => void {
@@ -105,6 +106,8 @@ export function startSignedInSession(user: User): () => void {
     listenPageHide(),
     followServerSignOut(channelSocket, queryClient),
     followPushTaps(),
+    // SOS alerts and their full-volume voice: loaded just after, the alerts are fetched on connect.
+    startLazily(() => import('../sos/sos-session').then((m) => m.startSos(user.id))),
     presenceToasts.stop,
   ];
   return () => {

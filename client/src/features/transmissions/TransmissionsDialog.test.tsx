@@ -14,6 +14,8 @@ const family: Channel = {
   talkMode: 'walkie',
   maxTransmissionSeconds: 60,
   keepTransmissions: true,
+  sos: false,
+  sosSeconds: 10,
 };
 
 const BEN = { id: 'ben', name: 'Ben Bartholomew-Fitzgerald' };

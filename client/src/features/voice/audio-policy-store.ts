@@ -12,6 +12,7 @@ type PolicyState = {
   blockedUserIds: ReadonlySet<string>;
   selfUserId: string | null;
   memberVolumes: Readonly<Record<string, number>>;
+  sosUserIds: ReadonlySet<string>;
 };
 
 let state: PolicyState = {
@@ -20,14 +21,25 @@ let state: PolicyState = {
   blockedUserIds: new Set(),
   selfUserId: null,
   memberVolumes: {},
+  sosUserIds: new Set(),
 };
 let policy: AudioPolicy = toPolicy(state);
 const listeners = new Set<() => void>();
 
 function toPolicy(s: PolicyState): AudioPolicy {
   const hidden = new Set([...s.mutedUserIds, ...s.blockedUserIds]);
-  if (s.selfUserId) hidden.add(s.selfUserId);
-  return { channelMuted: s.channelMuted, hiddenUserIds: hidden, memberVolumes: s.memberVolumes };
+  const neverHeard = new Set(s.blockedUserIds);
+  if (s.selfUserId) {
+    hidden.add(s.selfUserId);
+    neverHeard.add(s.selfUserId);
+  }
+  return {
+    channelMuted: s.channelMuted,
+    hiddenUserIds: hidden,
+    memberVolumes: s.memberVolumes,
+    sosUserIds: s.sosUserIds,
+    neverHeardUserIds: neverHeard,
+  };
 }
 
 function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -46,6 +58,7 @@ function update(patch: Partial<PolicyState>): void {
     next.selfUserId === state.selfUserId &&
     sameIds(next.mutedUserIds, state.mutedUserIds) &&
     sameIds(next.blockedUserIds, state.blockedUserIds) &&
+    sameIds(next.sosUserIds, state.sosUserIds) &&
     sameVolumes(next.memberVolumes, state.memberVolumes)
   )
     return;
@@ -65,6 +78,8 @@ export const audioPolicyStore = {
   setMutedUserIds: (ids: Iterable<string>) => update({ mutedUserIds: new Set(ids) }),
   setBlockedUserIds: (ids: Iterable<string>) => update({ blockedUserIds: new Set(ids) }),
   setSelfUserId: (selfUserId: string | null) => update({ selfUserId }),
+  /** Whose SOS is on the air in the channel now (decision 050): heard at full volume. */
+  setSosUserIds: (ids: Iterable<string>) => update({ sosUserIds: new Set(ids) }),
   /** Per-member volumes in percent; members not listed play at 100 %. */
   setMemberVolumes: (memberVolumes: Readonly<Record<string, number>>) =>
     update({ memberVolumes: { ...memberVolumes } }),

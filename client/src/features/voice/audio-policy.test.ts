@@ -51,6 +51,38 @@ describe('audio policy', () => {
     expect(gainFor('loud', policy({ memberVolumes: volumes, channelMuted: true }))).toBe(0);
   });
 
+  it('plays an SOS on the air at full volume at least, whatever Mute Channel, an admin mute or a low volume', () => {
+    const sos = {
+      sosUserIds: new Set(['ava', 'muted-user']),
+      neverHeardUserIds: new Set(['blocked-user']),
+    };
+    const volumes = { ava: 30, 'muted-user': 50, loud: 150 };
+    const during = policy({ ...sos, memberVolumes: volumes, channelMuted: true });
+    expect(shouldMute('ava', during)).toBe(false);
+    expect(gainFor('ava', during)).toBe(1);
+    // Admin-muted in the channel: the SOS is heard anyway (decision 050).
+    expect(gainFor('muted-user', during)).toBe(1);
+    // Someone else in the channel still follows Mute Channel.
+    expect(gainFor('loud', during)).toBe(0);
+    // Above 100 % stays above.
+    expect(gainFor('loud', policy({ sosUserIds: new Set(['loud']), memberVolumes: volumes }))).toBe(
+      1.5,
+    );
+  });
+
+  it('never plays a blocked member, not even their SOS; after the SOS the settings apply again', () => {
+    const volumes = { ava: 30 };
+    const blocked = policy({
+      sosUserIds: new Set(['blocked-user']),
+      neverHeardUserIds: new Set(['blocked-user']),
+    });
+    expect(shouldMute('blocked-user', blocked)).toBe(true);
+    expect(gainFor('blocked-user', blocked)).toBe(0);
+    const after = policy({ sosUserIds: new Set(), memberVolumes: volumes, channelMuted: false });
+    expect(gainFor('ava', after)).toBe(0.3);
+    expect(gainFor('ava', { ...after, channelMuted: true })).toBe(0);
+  });
+
   it('applies to the elements of a container and undoes it', () => {
     const container = document.createElement('div');
     const [a, b] = [audio('muted-user'), audio('friend')];

@@ -11,9 +11,26 @@ export type AudioPolicy = {
   channelMuted: boolean;
   hiddenUserIds: ReadonlySet<string>;
   memberVolumes: Readonly<Record<string, number>>;
+  /**
+   * Decision 050: members whose SOS is on the air now. They are heard at full volume at least,
+   * whatever Mute Channel, an admin mute or a volume under 100 % say. Absent: nobody.
+   */
+  sosUserIds?: ReadonlySet<string>;
+  /** Never heard, not even in an SOS: blocked users (decision 051) and oneself. Absent: nobody. */
+  neverHeardUserIds?: ReadonlySet<string>;
 };
 
+/** The member's SOS is on the air and nothing forbids hearing them. */
+export function hearsSos(userId: string | undefined, policy: AudioPolicy): boolean {
+  return (
+    userId !== undefined &&
+    policy.sosUserIds?.has(userId) === true &&
+    policy.neverHeardUserIds?.has(userId) !== true
+  );
+}
+
 export function shouldMute(userId: string | undefined, policy: AudioPolicy): boolean {
+  if (hearsSos(userId, policy)) return false;
   return policy.channelMuted || (userId !== undefined && policy.hiddenUserIds.has(userId));
 }
 
@@ -21,7 +38,8 @@ export function shouldMute(userId: string | undefined, policy: AudioPolicy): boo
 export function gainFor(userId: string | undefined, policy: AudioPolicy): number {
   if (shouldMute(userId, policy)) return 0;
   const volume = userId === undefined ? undefined : policy.memberVolumes[userId];
-  return volume === undefined ? 1 : volumeToGain(volume);
+  const gain = volume === undefined ? 1 : volumeToGain(volume);
+  return hearsSos(userId, policy) ? Math.max(1, gain) : gain;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PresenceStore } from '../presence/presence-store';
 import { microphoneErrorMessage } from './microphone-error';
+import { microphoneOverride } from './microphone-override';
 import { RoomController } from './room-connection/room-controller';
 import type { Fetch } from './room-connection/room-requests';
 import { CONNECT_TONE, DISCONNECT_TONE, ROGER_BEEP, type Tone } from './tones';
@@ -122,6 +123,22 @@ describe('the voice runtime', () => {
     t.stop();
   });
 
+  it('an SOS opens the microphone over Mute Self while it lasts, then Mute Self applies again', async () => {
+    const t = setup();
+    t.presence.dispatch({ type: 'toggle_online' });
+    await vi.waitFor(() => expect(t.room.getView().connected).toBe(true));
+    t.presence.dispatch({ type: 'toggle_self_mute' });
+    await settle();
+    expect(t.transports[0]!.micCalls).toEqual([true, false]);
+    microphoneOverride.set(true);
+    await settle();
+    expect(t.transports[0]!.micCalls).toEqual([true, false, true]);
+    microphoneOverride.set(false);
+    await settle();
+    expect(t.transports[0]!.micCalls).toEqual([true, false, true, false]);
+    t.stop();
+  });
+
   it('disconnects when idle or on a call, and when going OFFLINE resets Mute Channel', async () => {
     const t = setup();
     t.presence.dispatch({ type: 'toggle_online' });
@@ -167,6 +184,21 @@ describe('the voice runtime', () => {
     expect(t.room.getView().error).toBe('Free tier limit exceeded - cannot connect');
     expect(t.presence.state.talking).toBe(false);
     expect(t.transports).toEqual([]);
+    t.stop();
+  });
+
+  it('refused over the allowance, the room is tried again once an SOS opens the microphone', async () => {
+    const options = { overLimit: true };
+    const t = setup(options);
+    t.presence.dispatch({ type: 'toggle_online' });
+    await vi.waitFor(() => expect(t.room.getView().phase).toBe('stopped'));
+    // The server admits the user while their SOS is unresolved (decision 050).
+    options.overLimit = false;
+    microphoneOverride.set(true);
+    await vi.waitFor(() => expect(t.room.getView().connected).toBe(true));
+    await settle();
+    expect(t.transports[0]!.micCalls).toEqual([true]);
+    microphoneOverride.set(false);
     t.stop();
   });
 

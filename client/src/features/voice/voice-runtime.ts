@@ -3,6 +3,7 @@ import { wantsToTransmit } from '../presence/presence-state';
 import type { PresenceStore } from '../presence/presence-store';
 import type { RoomTarget } from './room-connection/room-machine';
 import type { VoiceRoomView } from './room-connection/room-controller';
+import { microphoneOverride } from './microphone-override';
 import { isTalkRelease } from './roger-beep';
 import { ROGER_BEEP, toneForChange, type Tone } from './tones';
 
@@ -42,6 +43,8 @@ export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
   /** The microphone state last asked of the room, per connection. */
   let requested: boolean | null = null;
   let microphoneFailed = false;
+  /** The room was tried again for the SOS on the air now. */
+  let sosRetried = false;
   let wasOnline = presence.state.online;
   let before = presence.state;
   let stopped = false;
@@ -89,6 +92,13 @@ export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
   const step = () => {
     const state = presence.state;
     const channelId = state.channelId;
+    // An SOS is admitted even over the free allowance: a room refused before it is tried again.
+    const sos = microphoneOverride.isOpen();
+    if (sos && !sosRetried && room.getView().phase === 'stopped') {
+      sosRetried = true;
+      room.configure(null);
+    }
+    if (!sos) sosRetried = false;
     room.configure(
       isListening(state) && channelId !== null
         ? { channelId, userId: user.id, userName: user.name }
@@ -105,7 +115,8 @@ export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
       if (tone) deps.playTone(tone);
     }
     if (connected) {
-      const wanted = wantsToTransmit(state);
+      // An SOS opens the microphone whatever Mute Self or the press say (decision 050).
+      const wanted = wantsToTransmit(state) || microphoneOverride.isOpen();
       if (wanted !== requested) applyMicrophone(wanted);
     }
     presence.dispatch({ type: 'voice', onAir: connected && !microphoneFailed });
@@ -116,7 +127,7 @@ export function startVoiceRuntime(deps: VoiceRuntimeDeps): () => void {
     before = state;
   };
 
-  const offs = [presence.subscribe(sync), room.subscribe(sync)];
+  const offs = [presence.subscribe(sync), room.subscribe(sync), microphoneOverride.subscribe(sync)];
   sync();
   return () => {
     stopped = true;

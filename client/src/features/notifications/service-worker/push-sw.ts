@@ -1,4 +1,10 @@
-import { notificationForPush, tapPath, windowForTap, type WindowLike } from './push-routing';
+import {
+  notificationForPush,
+  notificationOptions,
+  tapPath,
+  windowForTap,
+  type WindowLike,
+} from './push-routing';
 import { PUSH_TAP_MESSAGE, type PushTapMessage } from './push-tap-message';
 
 /**
@@ -36,15 +42,7 @@ interface PushWorkerScope {
 self.addEventListener('push', (event) => {
   const data = event.data;
   const payload = notificationForPush(data ? () => data.json() : null);
-  event.waitUntil(
-    self.registration.showNotification(payload.title, {
-      body: payload.body,
-      tag: payload.tag,
-      data: { url: payload.url, kind: payload.kind },
-      icon: '/icon-192.png',
-      badge: '/icon-192.png',
-    }),
-  );
+  event.waitUntil(self.registration.showNotification(payload.title, notificationOptions(payload)));
 });
 
 self.addEventListener('notificationclick', (event) => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { watchRemoteAudio } from '../audio-policy';
+import { watchRemoteAudio, type AudioPolicy } from '../audio-policy';
 import type { RemoteAudioOutput } from '../remote-audio-gain';
 import type { LiveKitRoomHandlers, LiveKitRoomOptions, LiveKitRoomPort } from './livekit-port';
 import { LiveKitTransport, PUBLISH_RIGHT_WAIT_MS, userIdFromIdentity } from './livekit-transport';
@@ -120,6 +120,35 @@ describe('LiveKitTransport', () => {
     });
     await Promise.resolve();
     expect(gains.get('u2')).toBe(0.3);
+    watcher.stop();
+    vi.unstubAllGlobals();
+  });
+
+  it("plays a LiveKit member's SOS at full volume over Mute Channel and a low volume", async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    vi.stubGlobal('MediaStream', class {});
+    const gains = new Map<string | undefined, number>();
+    const output: RemoteAudioOutput = {
+      setGain: (element, gain) => gains.set(element.dataset.userId, gain),
+      keepOnly: () => undefined,
+    };
+    let policy: AudioPolicy = {
+      channelMuted: true,
+      hiddenUserIds: new Set<string>(),
+      memberVolumes: { u2: 30 },
+      sosUserIds: new Set(['u2']),
+    };
+    const watcher = watchRemoteAudio(() => policy, document, output);
+    rooms[0]?.handlers?.audioTrackSubscribed({} as MediaStreamTrack, 'TR_1', {
+      identity: 'u2-1-b',
+    });
+    await Promise.resolve();
+    expect(gains.get('u2')).toBe(1);
+    // The SOS over: Mute Channel applies again.
+    policy = { ...policy, sosUserIds: new Set() };
+    watcher.reapply();
+    expect(gains.get('u2')).toBe(0);
     watcher.stop();
     vi.unstubAllGlobals();
   });
