@@ -189,6 +189,7 @@ export default defineConfig({
               'missed-transmissions.spec.ts',
               'direct-talk.spec.ts',
               'member-actions.spec.ts',
+              'sos.spec.ts',
             ],
             grep: /@livekit/,
           },
