@@ -185,7 +185,7 @@ describe('sending an SOS', () => {
     expect(t.located).toEqual([]);
   });
 
-  it("a refused SOS says the server's words and opens nothing", async () => {
+  it("a refused SOS says the server's words and shuts the microphone it opened as the raise went out", async () => {
     const t = setup({
       raise: () => Promise.reject(new Error('This channel is not an SOS channel')),
     });
@@ -198,7 +198,7 @@ describe('sending an SOS', () => {
         variant: 'destructive',
       },
     ]);
-    expect(t.microphone).toEqual([]);
+    expect(t.microphone).toEqual([true, false]);
     expect(t.sender.getView().phase).toBe('idle');
   });
 });

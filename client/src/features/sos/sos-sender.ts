@@ -126,10 +126,15 @@ export class SosSender {
   private async raise(target: SosTarget): Promise<void> {
     this.undo = null;
     this.set({ phase: 'sending', target });
+    // The microphone opens as the raise goes out, not when its answer comes back: the voice server
+    // forwards nothing of it until the server has given the floor, and then the first words are
+    // already on their way (the answer's round trip and the microphone's start are off the path).
+    this.openMicrophone(this.now() + target.sosSeconds * 1000);
     let alert: SosAlert;
     try {
       alert = await this.deps.api.raise(target.id);
     } catch (error) {
+      this.closeMicrophone();
       if (!this.locating) this.stopWatching();
       this.set({ phase: 'idle' });
       this.deps.toast({
@@ -149,8 +154,8 @@ export class SosSender {
   }
 
   private openMicrophone(until: number): void {
+    if (this.micTimer === undefined) this.deps.microphone.set(true);
     clearTimeout(this.micTimer);
-    this.deps.microphone.set(true);
     this.micTimer = setTimeout(() => this.closeMicrophone(), Math.max(0, until - this.now()));
   }
 
