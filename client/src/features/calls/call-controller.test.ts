@@ -1,8 +1,13 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../protocol/user';
 import type { ClientSocketMessage, ServerSocketMessage } from '../realtime/channel-socket';
-import { CallController, type CallSocket, type PeerHandle } from './call-controller';
+import {
+  CallController,
+  ROOM_GONE_WHILE_RINGING_MS,
+  type CallSocket,
+  type PeerHandle,
+} from './call-controller';
 import type { Notice } from './call-state';
 import type { PeerSessionOptions } from './peer-session';
 
@@ -105,6 +110,42 @@ describe('CallController', () => {
     expect(peers[0]!.closed).toBe(true);
     expect(log).toEqual(['peer', 'history', 'hangup']);
     detach();
+  });
+
+  it('a ringing call whose room closes just before the decline reaches this socket says "Call declined"', () => {
+    vi.useFakeTimers();
+    try {
+      const { socket, controller, peers, notices, detach } = setup();
+      controller.place(bea);
+      const sent = socket.sent[0];
+      if (sent?.type !== 'initiate_call') throw new Error('no initiate_call');
+      // The server declines: the room's close comes first on the signalling socket...
+      peers[0]!.options.onRoomGone();
+      // ...and the reason a moment later on the main one.
+      socket.deliver({ type: 'call_declined', callId: sent.callId, reason: 'Call declined' });
+      vi.advanceTimersByTime(ROOM_GONE_WHILE_RINGING_MS);
+      expect(notices.map((n) => n.title)).toEqual(['Call declined']);
+      expect(controller.getView().state.phase).toBe('idle');
+      detach();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a ringing call whose room closes with no reason ends by itself shortly after', () => {
+    vi.useFakeTimers();
+    try {
+      const { controller, peers, notices, detach } = setup();
+      controller.place(bea);
+      peers[0]!.options.onRoomGone();
+      expect(controller.getView().state.phase).toBe('outgoing');
+      vi.advanceTimersByTime(ROOM_GONE_WHILE_RINGING_MS);
+      expect(controller.getView().state.phase).toBe('idle');
+      expect(notices.map((n) => n.title)).toEqual(['Call ended']);
+      detach();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does nothing when the socket is not open (spec §5)', () => {

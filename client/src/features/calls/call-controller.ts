@@ -12,6 +12,9 @@ import {
 } from './call-state';
 import type { PeerSessionOptions } from './peer-session';
 
+
+/** How long a ringing call's closed room waits for the server's reason on the main socket. */
+export const ROOM_GONE_WHILE_RINGING_MS = 2000;
 /** The part of the `/ws` connection calls use. */
 export type CallSocket = Pick<ChannelSocket, 'send' | 'on' | 'isOpen'>;
 
@@ -166,6 +169,20 @@ export class CallController {
     }
   }
 
+  /**
+   * The call's signalling room closed. While the call still rings, the server is ending it and says
+   * why on the main socket (declined, not available, missed), which may arrive just after the room's
+   * close on the other socket: the reason waits a moment to win, so the caller reads "Call declined"
+   * rather than "Call ended". An answered call ends at once.
+   */
+  private roomGone(callId: string): void {
+    if (this.view.state.phase !== 'outgoing') {
+      this.dispatch({ type: 'room_gone', callId });
+      return;
+    }
+    setTimeout(() => this.dispatch({ type: 'room_gone', callId }), ROOM_GONE_WHILE_RINGING_MS);
+  }
+
   private openPeer(call: CallInfo, muted: boolean): void {
     const { callId } = call;
     this.peer?.close();
@@ -176,7 +193,7 @@ export class CallController {
       isInitiator: call.isInitiator,
       iceServers: () => this.deps.iceServers(),
       onStatus: (status) => this.dispatch({ type: 'media', callId, status }),
-      onRoomGone: () => this.dispatch({ type: 'room_gone', callId }),
+      onRoomGone: () => this.roomGone(callId),
       onMicrophoneError: (error) =>
         this.dispatch({
           type: 'microphone_failed',
