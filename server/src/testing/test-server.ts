@@ -18,17 +18,34 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for test servers come from below the kernel's ephemeral range (32768 and up on Linux). A port
+ * that `listen(0)` hands out is ephemeral, so between our probe and the real listen any outgoing
+ * connection on the machine could take it as its local port (CI saw EADDRINUSE that way).
+ */
+const TEST_PORTS = { from: 20000, to: 32000 };
+
+function tryListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
+
+/** A TCP port on 127.0.0.1 that nothing listens on now, outside the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
+    if (await tryListen(port)) return port;
+  }
+  throw new Error(`no free port between ${TEST_PORTS.from} and ${TEST_PORTS.to}`);
+}
+
+const isAddressInUse = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === 'EADDRINUSE';
 
 /** A real server on a real port over the given database, API only (no client build needed). */
 export async function startTestServer(
@@ -44,28 +61,37 @@ export async function startTestServer(
     operatorNotice?: (text: string) => void;
   } = {},
 ): Promise<TestServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const config = resolveConfig(
-    parseEnv({
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'chirp-data-')),
-      LOG_LEVEL: 'silent',
-      ...env,
-    }),
-  );
-  const app = await buildApp({
-    config,
-    database,
-    serveClient: options.clientRoot !== undefined,
-    clientRoot: options.clientRoot,
-    logger: false,
-    logStream: options.logStream,
-    signInSleep: options.signInSleep,
-    pushAgent: options.pushAgent,
-    operatorNotice: options.operatorNotice ?? (() => undefined),
-  });
-  await app.listen({ port, host: '127.0.0.1' });
-  return { app, config, database, baseUrl, close: () => app.close() };
+  // Another test process may pick the same port between our probe and our listen: then start again on another.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const config = resolveConfig(
+      parseEnv({
+        PORT: String(port),
+        PUBLIC_URL: baseUrl,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'chirp-data-')),
+        LOG_LEVEL: 'silent',
+        ...env,
+      }),
+    );
+    const app = await buildApp({
+      config,
+      database,
+      serveClient: options.clientRoot !== undefined,
+      clientRoot: options.clientRoot,
+      logger: false,
+      logStream: options.logStream,
+      signInSleep: options.signInSleep,
+      pushAgent: options.pushAgent,
+      operatorNotice: options.operatorNotice ?? (() => undefined),
+    });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      if (isAddressInUse(error) && attempt < 5) continue;
+      throw error;
+    }
+    return { app, config, database, baseUrl, close: () => app.close() };
+  }
 }
