@@ -248,6 +248,61 @@ export async function watchSilence(
   };
 }
 
+/**
+ * Starts a watcher in `listener`'s page that notes the wall-clock time at which `fromUserId` is
+ * first heard there (its streams' RMS at AUDIBLE or more), read every 10 ms in the page itself so
+ * the figure holds no test-runner round trips. Call it before A speaks; the returned function waits
+ * for that moment (up to `timeoutMs`) and answers it, or undefined when A was never heard.
+ */
+export async function watchHeard(
+  listener: Page,
+  fromUserId: string,
+): Promise<(timeoutMs?: number) => Promise<number | undefined>> {
+  await listener.evaluate(
+    ([from, audible]) => {
+      const holder = window as unknown as { heardAt?: number; heardContext?: AudioContext };
+      holder.heardAt = undefined;
+      const context = (holder.heardContext ??= new AudioContext());
+      const analysers = new Map<MediaStream, AnalyserNode>();
+      const timer = setInterval(() => {
+        for (const element of document.querySelectorAll<HTMLAudioElement>(
+          `#remote-audio audio[data-user-id="${from}"]`,
+        )) {
+          if (!(element.srcObject instanceof MediaStream)) continue;
+          let analyser = analysers.get(element.srcObject);
+          if (!analyser) {
+            // A short window, so the first loud 10 ms are enough to count.
+            analyser = context.createAnalyser();
+            analyser.fftSize = 512;
+            context.createMediaStreamSource(element.srcObject).connect(analyser);
+            analysers.set(element.srcObject, analyser);
+            continue;
+          }
+          const samples = new Float32Array(analyser.fftSize);
+          analyser.getFloatTimeDomainData(samples);
+          const level = Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length);
+          if (level >= audible) {
+            holder.heardAt = Date.now();
+            clearInterval(timer);
+            return;
+          }
+        }
+      }, 10);
+      setTimeout(() => clearInterval(timer), 60_000);
+    },
+    [fromUserId, AUDIBLE] as const,
+  );
+  return async (timeoutMs = 15_000) => {
+    const handle = await listener
+      .waitForFunction(() => (window as unknown as { heardAt?: number }).heardAt, undefined, {
+        timeout: timeoutMs,
+        polling: 50,
+      })
+      .catch(() => undefined);
+    return handle ? await handle.jsonValue() : undefined;
+  };
+}
+
 export const voiceReady = (page: Page) => page.getByText('Voice Ready', { exact: true });
 
 /** The walkie-talkie floor's status line under the talk button. */

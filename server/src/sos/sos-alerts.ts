@@ -48,7 +48,10 @@ export interface SosAlertsDeps {
   counters: Counters;
   /** The members' devices where Chirp is not open (filled in by compose from push/). */
   pushes: {
-    raised(alert: Pick<SosAlert, 'id' | 'channelName' | 'sender'>, recipientIds: readonly string[]): void;
+    raised(
+      alert: Pick<SosAlert, 'id' | 'channelName' | 'sender'>,
+      recipientIds: readonly string[],
+    ): void;
   };
   log: FastifyBaseLogger;
 }
@@ -64,11 +67,15 @@ export class SosAlerts {
   constructor(private readonly deps: SosAlertsDeps) {}
 
   /** `POST /api/sos`: answers the alert and whether it is new (201) or an extension (200). */
-  async raise(user: SessionUser, channelId: number): Promise<{ alert: SosAlert; created: boolean }> {
+  async raise(
+    user: SessionUser,
+    channelId: number,
+  ): Promise<{ alert: SosAlert; created: boolean }> {
     const { db, counters } = this.deps;
     const channel = await findChannel(db, channelId);
     // Unknown and not-mine answer alike: a raise never tells which channels exist.
-    if (!channel || !(await findMembership(db, channelId, user.id))) throw forbidden(SOS_NOT_MEMBER);
+    if (!channel || !(await findMembership(db, channelId, user.id)))
+      throw forbidden(SOS_NOT_MEMBER);
     if (!channel.sos || channel.kind !== 'group') throw badRequest(SOS_NOT_SOS_CHANNEL);
     const seconds = channel.sosSeconds;
     const result = await raiseOrExtend(db, {
@@ -92,11 +99,12 @@ export class SosAlerts {
     });
     const talkUntil = floor.granted ? floor.expiresAt : floor.queuedUntil + seconds * 1000;
     await setTalkUntil(db, alertId, new Date(talkUntil));
-    const alert = await this.announce(alertId);
-    if (!result.extended) {
-      const recipients = (await memberIdsOf(db, channelId)).filter((id) => id !== user.id);
-      this.deps.pushes.raised(alert, recipients);
-    }
+    const { alert, memberIds } = await this.announceTo(alertId);
+    if (!result.extended)
+      this.deps.pushes.raised(
+        alert,
+        memberIds.filter((id) => id !== user.id),
+      );
     return { alert, created: !result.extended };
   }
 
@@ -109,7 +117,10 @@ export class SosAlerts {
   async locate(user: SessionUser, alertId: string, location: SosLocationBody): Promise<SosAlert> {
     const row = await this.visibleAlert(user, alertId);
     if (row.senderId !== user.id) throw forbidden(SOS_ONLY_SENDER_LOCATES);
-    if (row.resolvedAt !== null || Date.now() > (await this.lastRaisedAt(row)) + SOS_LOCATION_WINDOW_MS)
+    if (
+      row.resolvedAt !== null ||
+      Date.now() > (await this.lastRaisedAt(row)) + SOS_LOCATION_WINDOW_MS
+    )
       throw conflict(SOS_LOCATION_CLOSED);
     const sent = await this.deps.counters
       .counter('sos-location', SOS_LOCATION_MIN_INTERVAL_S)
@@ -149,11 +160,16 @@ export class SosAlerts {
   }
 
   /** The alert, for a current member of its channel (or anyone `readable`); else 404. */
-  private async visibleAlert(user: SessionUser, alertId: string, readable = false): Promise<SosAlertRow> {
+  private async visibleAlert(
+    user: SessionUser,
+    alertId: string,
+    readable = false,
+  ): Promise<SosAlertRow> {
     const { db } = this.deps;
     const row = await findAlert(db, alertId);
     if (!row) throw notFound(SOS_ALERT_NOT_FOUND);
-    if (!readable && !(await findMembership(db, row.channelId, user.id))) throw notFound(SOS_ALERT_NOT_FOUND);
+    if (!readable && !(await findMembership(db, row.channelId, user.id)))
+      throw notFound(SOS_ALERT_NOT_FOUND);
     return row;
   }
 
@@ -177,10 +193,15 @@ export class SosAlerts {
 
   /** The whole alert to every device of every current member of its channel. */
   private async announce(alertId: string): Promise<SosAlert> {
+    return (await this.announceTo(alertId)).alert;
+  }
+
+  /** `announce`, also saying whom it went to. */
+  private async announceTo(alertId: string): Promise<{ alert: SosAlert; memberIds: string[] }> {
     const alert = await this.view(alertId);
     const message: SosAlertMessage = { type: 'sos_alert', alert };
-    for (const userId of await memberIdsOf(this.deps.db, alert.channelId))
-      await this.deps.bus.publish(userTopic(userId), message);
-    return alert;
+    const memberIds = await memberIdsOf(this.deps.db, alert.channelId);
+    await Promise.all(memberIds.map((userId) => this.deps.bus.publish(userTopic(userId), message)));
+    return { alert, memberIds };
   }
 }

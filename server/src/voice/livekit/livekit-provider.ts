@@ -235,27 +235,38 @@ export function createLivekitProvider(
     /** Everyone's rights follow the new floor (and, when the talk mode changed, the new mode). */
     async setFloor(channelId, floor) {
       if (floor.modeChanged) await setRoomTalkMode(channelId, floor.walkie ? 'walkie' : 'open');
-      const muted = new Set(floor.modeChanged?.mutedUserIds ?? (await mutedUserIds(db, channelId)));
+      const [mutedIds, participants] = await Promise.all([
+        floor.modeChanged?.mutedUserIds ?? mutedUserIds(db, channelId),
+        participantsOf(channelId),
+      ]);
+      const muted = new Set(mutedIds);
       const now = {
         walkie: floor.walkie,
         holderId: floor.holderId,
         ...(floor.sos ? { sos: true } : {}),
       };
-      for (const participant of await participantsOf(channelId)) {
+      const changes = participants.flatMap((participant) => {
         const userId = userIdFromIdentity(participant.identity);
-        if (userId === undefined) continue;
+        if (userId === undefined) return [];
         // An SOS may make an open room walkie: everyone's right changes, not only the holders'.
         const changed =
           floor.modeChanged !== undefined ||
           floor.sos === true ||
           userId === floor.holderId ||
           userId === floor.previousHolderId;
-        if (changed)
-          await applyRights(channelId, participant.identity, {
-            muted: muted.has(userId),
-            floor: now,
-          });
-      }
+        return changed ? [{ identity: participant.identity, userId }] : [];
+      });
+      // All at once, the new holder's first: their first words wait for it, and revoking a right
+      // that is publishing takes LiveKit longest (it unpublishes the track before it answers).
+      const holderFirst = [
+        ...changes.filter((change) => change.userId === floor.holderId),
+        ...changes.filter((change) => change.userId !== floor.holderId),
+      ];
+      await Promise.all(
+        holderFirst.map((change) =>
+          applyRights(channelId, change.identity, { muted: muted.has(change.userId), floor: now }),
+        ),
+      );
     },
 
     async disconnectUser(channelId, userId) {
