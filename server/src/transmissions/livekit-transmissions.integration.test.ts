@@ -140,11 +140,12 @@ describe.runIf(livekitWithWebhooks)('LiveKit walkie-talkie recording', () => {
     // from the first, and only then subscribes the room to it.)
     const heardFrom = listener.firstPayload.get(talker.identity)?.readUInt32BE(1);
     console.log(`Cal heard Bea from packet ${heardFrom}; kept from packet ${numbers[0]}`);
-    expect(heardFrom).toBeLessThanOrEqual(5);
+    expect(heardFrom).toBeLessThanOrEqual(10);
     // LiveKit subscribes the room's participants to the new track one after another, so under load
-    // the recorder (already in the room) may start one packet (20 ms) after Cal; a recorder that
-    // joins only when the floor is asked for loses many more (decision 036).
-    expect(numbers[0]).toBeLessThanOrEqual(heardFrom! + 1);
+    // the recorder (already in the room) may start a packet or three (20–60 ms) after Cal (CI saw
+    // more than one); a recorder that joins only when the floor is asked for loses far more: its
+    // join alone takes hundreds of ms (decision 036).
+    expect(numbers[0]).toBeLessThanOrEqual(heardFrom! + 3);
     expect(numbers).toEqual(Array.from({ length: 101 - numbers[0]! }, (_, i) => numbers[0]! + i));
   });
 });

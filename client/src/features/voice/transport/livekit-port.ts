@@ -76,8 +76,19 @@ export interface LiveKitRoomPort {
   /** `room.connect(url, token)`; rejects with LiveKit's ConnectionError. */
   connect(url: string, token: string): Promise<void>;
   disconnect(): Promise<void>;
-  /** `room.localParticipant.setMicrophoneEnabled(on)`. */
+  /**
+   * `room.localParticipant.setMicrophoneEnabled(on)`; turning it on publishes the prepared
+   * microphone when there is one.
+   */
   setMicrophoneEnabled(on: boolean): Promise<void>;
+  /**
+   * Captures the microphone ahead of its publish right (nothing is sent), so the publish that
+   * follows the right does not wait for the capture too. Never rejects: a capture that fails now
+   * fails again, and is reported, when the microphone is turned on.
+   */
+  prepareMicrophone(): void;
+  /** Stops a prepared microphone that was not published (its right never came). */
+  releasePreparedMicrophone(): void;
   /** `room.localParticipant.permissions?.canPublish` (withheld while admin-muted). */
   canPublish(): boolean;
   /** Subscribes every handler; returns the function that unsubscribes them. */

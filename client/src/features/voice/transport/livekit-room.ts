@@ -2,6 +2,8 @@ import {
   ConnectionState,
   DisconnectReason,
   Room,
+  createLocalAudioTrack,
+  type LocalAudioTrack,
   RoomEvent,
   Track,
   type Participant,
@@ -46,6 +48,15 @@ const like = (participant: Participant) => ({
 /** The real `livekit-client` Room behind the transport's narrow port. Loaded only for LiveKit. */
 export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
   const room = new Room(options);
+  /** A capture made ahead of the publish right (`prepareMicrophone`), until published or released. */
+  let prepared: Promise<LocalAudioTrack | undefined> | undefined;
+  const hasMicrophone = () =>
+    room.localParticipant.getTrackPublication(Track.Source.Microphone) !== undefined;
+  const release = () => {
+    const capture = prepared;
+    prepared = undefined;
+    void capture?.then((track) => track?.stop());
+  };
   const port: LiveKitRoomPort = {
     get localParticipant() {
       return room.localParticipant ? like(room.localParticipant) : undefined;
@@ -54,10 +65,31 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
       return [...room.remoteParticipants.values()].map(like);
     },
     connect: (url, token) => room.connect(url, token),
-    disconnect: () => room.disconnect(),
+    disconnect: () => {
+      release();
+      return room.disconnect();
+    },
     setMicrophoneEnabled: async (on) => {
+      if (!on || hasMicrophone()) release();
+      const capture = prepared;
+      prepared = undefined;
+      const track = await capture;
+      if (track) {
+        try {
+          await room.localParticipant.publishTrack(track, { source: Track.Source.Microphone });
+        } catch (error) {
+          track.stop();
+          throw error;
+        }
+        return;
+      }
       await room.localParticipant.setMicrophoneEnabled(on);
     },
+    prepareMicrophone: () => {
+      if (prepared || hasMicrophone()) return;
+      prepared = createLocalAudioTrack(options.audioCaptureDefaults).catch(() => undefined);
+    },
+    releasePreparedMicrophone: release,
     canPublish: () => room.localParticipant.permissions?.canPublish ?? true,
     subscribe(handlers: LiveKitRoomHandlers) {
       const onState = (state: ConnectionState) => handlers.connectionStateChanged(STATES[state]);

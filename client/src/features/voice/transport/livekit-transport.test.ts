@@ -22,9 +22,18 @@ class FakeRoom implements LiveKitRoomPort {
     this.disconnected++;
     return Promise.resolve();
   }
+  /** Captures made ahead of the right: +1 prepared, -1 released, 0 published with the right. */
+  prepared = 0;
   setMicrophoneEnabled(on: boolean) {
     this.mic.push(on);
+    if (on) this.prepared = 0;
     return Promise.resolve();
+  }
+  prepareMicrophone() {
+    this.prepared = 1;
+  }
+  releasePreparedMicrophone() {
+    if (this.prepared === 1) this.prepared = -1;
   }
   canPublish() {
     return this.publish;
@@ -191,6 +200,41 @@ describe('LiveKitTransport', () => {
     await on;
     expect(rooms[0]?.mic).toEqual([true]);
     expect(transport.isMicrophoneEnabled).toBe(true);
+  });
+
+  it('captures the microphone while its right is on the way, and publishes that capture with it', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    rooms[0]!.publish = false;
+    const on = transport.setMicrophoneEnabled(true);
+    // Asked before the right came (an SOS, a floor grant): the capture starts at once.
+    expect(rooms[0]?.prepared).toBe(1);
+    rooms[0]!.publish = true;
+    rooms[0]?.handlers?.publishPermissionChanged(true);
+    await on;
+    expect(rooms[0]?.mic).toEqual([true]);
+    expect(rooms[0]?.prepared).toBe(0);
+  });
+
+  it('stops that capture when the right does not come, or the user lets go first', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    rooms[0]!.publish = false;
+    vi.useFakeTimers();
+    const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
+    await refused;
+    vi.useRealTimers();
+    expect(rooms[0]?.prepared).toBe(-1);
+
+    const on = transport.setMicrophoneEnabled(true);
+    expect(rooms[0]?.prepared).toBe(1);
+    await transport.setMicrophoneEnabled(false);
+    await on;
+    expect(rooms[0]?.prepared).toBe(-1);
+    expect(rooms[0]?.mic).toEqual([false]);
   });
 
   it('publishes the microphone again when an admin unmute restores the right, if the user wants it', async () => {

@@ -116,11 +116,16 @@ export class LiveKitTransport implements VoiceTransport {
     this.microphoneWanted = on;
     if (!on) this.settleRightWaiters(false);
     if (on && this.room && !this.room.canPublish()) {
-      // The right may be on its way; when it arrives, publishPermissionChanged publishes.
+      // The right may be on its way; when it arrives, publishPermissionChanged publishes what is
+      // captured meanwhile (an SOS or a floor grant: the capture is off the path to being heard).
+      const room = this.room;
+      room.prepareMicrophone();
       if (await this.publishRightWithin(PUBLISH_RIGHT_WAIT_MS)) return;
+      room.releasePreparedMicrophone();
       if (!this.microphoneWanted) return;
       throw new VoiceTransportError('forbidden', 'insufficient permissions to publish');
     }
+    if (!on) this.room?.releasePreparedMicrophone();
     this.microphoneEnabled = on;
     await this.room?.setMicrophoneEnabled(on);
   }
