@@ -19,7 +19,7 @@ import {
   livekitPorts,
   startLivekit,
 } from '../../e2e/support/livekit/livekit-server.js';
-import { installMicrophone } from '../../e2e/support/voice-audio.js';
+import { installMicrophone, watchHeard } from '../../e2e/support/voice-audio.js';
 import { percentile } from '../stats.js';
 
 const ROUNDS = Math.max(4, Number(process.argv[2] ?? 12));
@@ -139,49 +139,9 @@ async function setUp(
 
 /** One round: the talker clicks ONLINE; ms until the listener's page hears the tone. */
 async function round({ talker, listener, talkerId }: Setup): Promise<number> {
-  await listener.evaluate((from) => {
-    const holder = window as unknown as { heardAt?: number; ear?: AudioContext };
-    holder.heardAt = undefined;
-    const context = (holder.ear ??= new AudioContext());
-    const analysers = new Map<MediaStream, AnalyserNode>();
-    const timer = setInterval(() => {
-      for (const element of document.querySelectorAll<HTMLAudioElement>(
-        `#remote-audio audio[data-user-id="${from}"]`,
-      )) {
-        if (!(element.srcObject instanceof MediaStream)) continue;
-        let analyser = analysers.get(element.srcObject);
-        if (!analyser) {
-          analyser = context.createAnalyser();
-          analyser.fftSize = 256;
-          context.createMediaStreamSource(element.srcObject).connect(analyser);
-          analysers.set(element.srcObject, analyser);
-        }
-        const samples = new Float32Array(analyser.fftSize);
-        analyser.getFloatTimeDomainData(samples);
-        if (Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length) > 0.05) {
-          holder.heardAt = Date.now();
-          clearInterval(timer);
-        }
-      }
-    }, 5);
-    setTimeout(() => clearInterval(timer), 30_000);
-  }, talkerId);
+  const heard = await watchHeard(listener, talkerId);
   await talker.getByRole('button', { name: /Tap to connect/ }).click();
-  const heard = await listener
-    .waitForFunction(
-      () => (window as unknown as { heardAt?: number }).heardAt !== undefined,
-      undefined,
-      {
-        timeout: 20_000,
-      },
-    )
-    .then(
-      () => true,
-      () => false,
-    );
-  const heardAt = heard
-    ? await listener.evaluate(() => (window as unknown as { heardAt: number }).heardAt)
-    : Number.NaN;
+  const heardAt = (await heard(20_000)) ?? Number.NaN;
   const clickedAt = await talker.evaluate(
     () => (window as unknown as { clickedAt: number }).clickedAt,
   );

@@ -167,27 +167,33 @@ export function levelFrom(page: Page, fromUserId: string, samples = 6): Promise<
   );
 }
 
+/** What the in-page level watcher has noted (wall-clock ms), on `window.levelWatch`. */
+interface LevelWatch {
+  /** First read at AUDIBLE or more. */
+  heardAt?: number;
+  /** Start of the first quiet (below SILENT) that lasted 300 ms after being heard. */
+  silentAt?: number;
+}
+
 /**
- * Starts a watcher in `listener`'s page that notes the wall-clock time at which nothing more is heard
- * from `fromUserId` (its streams' RMS below SILENT, or its elements gone), read every 10 ms in the
- * page itself so the figure does not include test-runner round trips. Call it while A is heard: it
- * returns once the watcher hears A too, with a function that waits for that moment and answers how
- * many ms after `since` it came (infinity after 5 s).
+ * Starts a watcher in `listener`'s page that reads the level of `fromUserId`'s streams every 10 ms
+ * in the page itself, so its figures hold no test-runner round trips, and notes on
+ * `window.levelWatch` when they are first heard and when, after that, nothing more is heard (the
+ * level below SILENT, or the elements gone, for 300 ms: a loaded machine can drop a few packets while
+ * the tone plays; dated from its first quiet read). A new watch replaces the last.
  */
-export async function watchSilence(
-  listener: Page,
-  fromUserId: string,
-): Promise<(since: number) => Promise<number>> {
+async function startLevelWatch(listener: Page, fromUserId: string): Promise<void> {
   await listener.evaluate(
     ([from, silent, audible]) => {
       const holder = window as unknown as {
-        silentAt?: number;
-        silenceArmed?: boolean;
-        silenceContext?: AudioContext;
+        levelWatch?: LevelWatch;
+        levelWatchStop?: () => void;
+        levelContext?: AudioContext;
       };
-      holder.silentAt = undefined;
-      holder.silenceArmed = false;
-      const context = (holder.silenceContext ??= new AudioContext());
+      holder.levelWatchStop?.();
+      const watch: LevelWatch = {};
+      holder.levelWatch = watch;
+      const context = (holder.levelContext ??= new AudioContext());
       const analysers = new Map<MediaStream, AnalyserNode>();
       let quietSince: number | undefined;
       const timer = setInterval(() => {
@@ -198,11 +204,12 @@ export async function watchSilence(
           if (!(element.srcObject instanceof MediaStream)) continue;
           let analyser = analysers.get(element.srcObject);
           if (!analyser) {
+            // A short window, so the first loud 10 ms count; a fresh analyser has nothing to say yet.
             analyser = context.createAnalyser();
             analyser.fftSize = 512;
             context.createMediaStreamSource(element.srcObject).connect(analyser);
             analysers.set(element.srcObject, analyser);
-            return; // a fresh analyser has nothing to say yet
+            return;
           }
           const samples = new Float32Array(analyser.fftSize);
           analyser.getFloatTimeDomainData(samples);
@@ -211,95 +218,69 @@ export async function watchSilence(
             Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length),
           );
         }
-        // Armed once the tone is heard; silence counts once it has lasted 300 ms (a loaded machine
-        // can drop a few packets while the tone plays), dated from its first quiet read.
         if (level >= audible) {
-          holder.silenceArmed = true;
+          watch.heardAt ??= Date.now();
           quietSince = undefined;
-        } else if (holder.silenceArmed && level < silent) {
+        } else if (watch.heardAt !== undefined && level < silent) {
           quietSince ??= Date.now();
           if (Date.now() - quietSince >= 300) {
-            holder.silentAt = quietSince;
+            watch.silentAt = quietSince;
             clearInterval(timer);
           }
         }
       }, 10);
-      setTimeout(() => clearInterval(timer), 20_000);
+      holder.levelWatchStop = () => clearInterval(timer);
+      setTimeout(() => clearInterval(timer), 60_000);
     },
     [fromUserId, SILENT, AUDIBLE] as const,
   );
-  // Only once the watcher itself has heard the tone can silence mean anything: returning earlier
-  // let an action that removes the element at once (a removal) leave the watcher never armed.
-  await listener.waitForFunction(
-    () => (window as unknown as { silenceArmed?: boolean }).silenceArmed === true,
-    undefined,
-    { timeout: 10_000, polling: 20 },
-  );
-  return async (since) => {
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline) {
-      const at = await listener.evaluate(
-        () => (window as unknown as { silentAt?: number }).silentAt,
-      );
-      if (at !== undefined) return at - since;
-      await listener.waitForTimeout(100);
-    }
-    return Number.POSITIVE_INFINITY;
-  };
+}
+
+/** Waits up to `timeoutMs` for the watcher to note `what`; answers it, or undefined. */
+async function noted(
+  listener: Page,
+  what: keyof LevelWatch,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  const handle = await listener
+    .waitForFunction(
+      (key) => (window as unknown as { levelWatch?: LevelWatch }).levelWatch?.[key],
+      what,
+      { timeout: timeoutMs, polling: 50 },
+    )
+    .catch(() => undefined);
+  return handle ? ((await handle.jsonValue())) : undefined;
 }
 
 /**
- * Starts a watcher in `listener`'s page that notes the wall-clock time at which `fromUserId` is
- * first heard there (its streams' RMS at AUDIBLE or more), read every 10 ms in the page itself so
- * the figure holds no test-runner round trips. Call it before A speaks; the returned function waits
- * for that moment (up to `timeoutMs`) and answers it, or undefined when A was never heard.
+ * Call it before A speaks: the returned function waits (up to `timeoutMs`) for the moment
+ * `listener`'s page first hears `fromUserId`, timed in the page itself, and answers it (wall-clock
+ * ms), or undefined when A was never heard.
  */
 export async function watchHeard(
   listener: Page,
   fromUserId: string,
 ): Promise<(timeoutMs?: number) => Promise<number | undefined>> {
-  await listener.evaluate(
-    ([from, audible]) => {
-      const holder = window as unknown as { heardAt?: number; heardContext?: AudioContext };
-      holder.heardAt = undefined;
-      const context = (holder.heardContext ??= new AudioContext());
-      const analysers = new Map<MediaStream, AnalyserNode>();
-      const timer = setInterval(() => {
-        for (const element of document.querySelectorAll<HTMLAudioElement>(
-          `#remote-audio audio[data-user-id="${from}"]`,
-        )) {
-          if (!(element.srcObject instanceof MediaStream)) continue;
-          let analyser = analysers.get(element.srcObject);
-          if (!analyser) {
-            // A short window, so the first loud 10 ms are enough to count.
-            analyser = context.createAnalyser();
-            analyser.fftSize = 512;
-            context.createMediaStreamSource(element.srcObject).connect(analyser);
-            analysers.set(element.srcObject, analyser);
-            continue;
-          }
-          const samples = new Float32Array(analyser.fftSize);
-          analyser.getFloatTimeDomainData(samples);
-          const level = Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length);
-          if (level >= audible) {
-            holder.heardAt = Date.now();
-            clearInterval(timer);
-            return;
-          }
-        }
-      }, 10);
-      setTimeout(() => clearInterval(timer), 60_000);
-    },
-    [fromUserId, AUDIBLE] as const,
-  );
-  return async (timeoutMs = 15_000) => {
-    const handle = await listener
-      .waitForFunction(() => (window as unknown as { heardAt?: number }).heardAt, undefined, {
-        timeout: timeoutMs,
-        polling: 50,
-      })
-      .catch(() => undefined);
-    return handle ? await handle.jsonValue() : undefined;
+  await startLevelWatch(listener, fromUserId);
+  return (timeoutMs = 15_000) => noted(listener, 'heardAt', timeoutMs);
+}
+
+/**
+ * Call it while A is heard: it returns once the page's watcher hears A too (only then can silence
+ * mean anything: returning earlier let an action that removes the element at once, a removal,
+ * leave it never armed), with a function that waits for the moment nothing more is heard and
+ * answers how many ms after `since` it came (infinity after 5 s).
+ */
+export async function watchSilence(
+  listener: Page,
+  fromUserId: string,
+): Promise<(since: number) => Promise<number>> {
+  await startLevelWatch(listener, fromUserId);
+  if ((await noted(listener, 'heardAt', 10_000)) === undefined)
+    throw new Error(`the listener's page does not hear ${fromUserId}`);
+  return async (since) => {
+    const at = await noted(listener, 'silentAt', 5_000);
+    return at === undefined ? Number.POSITIVE_INFINITY : at - since;
   };
 }
 

@@ -55,6 +55,17 @@ function setup(hang = false) {
   return { transport, rooms };
 }
 
+/** Asks for the microphone without the publish right, which never comes: refused after the wait. */
+async function refusedWithoutTheRight(transport: LiveKitTransport): Promise<void> {
+  vi.useFakeTimers();
+  const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
+    code: 'forbidden',
+  });
+  await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
+  await refused;
+  vi.useRealTimers();
+}
+
 beforeEach(() => {
   const container = document.createElement('div');
   container.id = 'remote-audio';
@@ -181,13 +192,7 @@ describe('LiveKitTransport', () => {
     await transport.setMicrophoneEnabled(true);
     expect(rooms[0]?.mic).toEqual([true]);
     rooms[0]!.publish = false;
-    vi.useFakeTimers();
-    const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
-      code: 'forbidden',
-    });
-    await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
-    await refused;
-    vi.useRealTimers();
+    await refusedWithoutTheRight(transport);
   });
 
   it('a walkie-talkie grant that reaches the page before its publish right waits for the right', async () => {
@@ -220,13 +225,7 @@ describe('LiveKitTransport', () => {
     const { transport, rooms } = setup();
     await transport.connect('wss://lk', 'tok');
     rooms[0]!.publish = false;
-    vi.useFakeTimers();
-    const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
-      code: 'forbidden',
-    });
-    await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
-    await refused;
-    vi.useRealTimers();
+    await refusedWithoutTheRight(transport);
     expect(rooms[0]?.prepared).toBe(-1);
 
     const on = transport.setMicrophoneEnabled(true);
@@ -270,13 +269,7 @@ describe('LiveKitTransport', () => {
     const { transport, rooms } = setup();
     await transport.connect('wss://lk', 'tok');
     rooms[0]!.publish = false;
-    vi.useFakeTimers();
-    const refused = expect(transport.setMicrophoneEnabled(true)).rejects.toMatchObject({
-      code: 'forbidden',
-    });
-    await vi.advanceTimersByTimeAsync(PUBLISH_RIGHT_WAIT_MS);
-    await refused;
-    vi.useRealTimers();
+    await refusedWithoutTheRight(transport);
     expect(rooms[0]?.mic).toEqual([]);
     rooms[0]!.publish = true;
     rooms[0]?.handlers?.publishPermissionChanged(true);
