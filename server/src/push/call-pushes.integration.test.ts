@@ -6,6 +6,7 @@ import { testDatabases } from '../testing/test-databases.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import type { TestSocket } from '../testing/test-socket.js';
 import { LocalPushService } from './testing/local-push-service.js';
+import { pushTopic } from './push-texts.js';
 import { PushDevices, type Device } from '../testing/push-devices.js';
 
 type Message = Record<string, unknown> & { type: string };
@@ -117,6 +118,27 @@ describe.each(testDatabases())('call push notifications on $name', (database) =>
       ['missed-call', 'Missed call from Ada A', `call-${givenUp.callId}`],
       ['call', 'Incoming call', `call-${declined.callId}`],
     ]);
+  });
+
+  it("sends one person's pushes in the order their events came, even when the first takes longer to prepare", async () => {
+    const phone = await device('Hal H', 'hal@example.com');
+    const tag = `call-${randomUUID()}`;
+    const event = (kind: 'call' | 'missed-call', title: string, preparedInMs: number) => ({
+      key: `${kind}:${tag}`,
+      preference: 'calls' as const,
+      actorId: ann.id,
+      delivery: { ttlSeconds: 30, urgency: 'high' as const, topic: pushTopic(tag) },
+      payload: async () => {
+        await new Promise((resolve) => setTimeout(resolve, preparedInMs));
+        return { kind, title, body: '', tag, url: '/' };
+      },
+    });
+    // The ring's payload is slow (its caller's name is read), the missed call's is not: the missed
+    // call must still come second, or the ring would replace it on the device.
+    server.app.ctx.notifier.notify([phone.person.id], event('call', 'Incoming call', 150));
+    server.app.ctx.notifier.notify([phone.person.id], event('missed-call', 'Missed call', 0));
+    await server.app.ctx.notifier.idle();
+    expect(pushesTo(phone).map((p) => p.title)).toEqual(['Incoming call', 'Missed call']);
   });
 
   it('pushes nothing for a caller the receiver blocked', async () => {

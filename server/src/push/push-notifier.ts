@@ -47,6 +47,8 @@ export interface PushNotifierDeps {
  */
 export class PushNotifier {
   private readonly pending = new Set<Promise<void>>();
+  /** Each recipient's pushes, one after another, in the order their events were given here. */
+  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: PushNotifierDeps) {}
 
@@ -74,7 +76,27 @@ export class PushNotifier {
 
   /** The event's pushes, now: resolves once each device's push service answered (or was skipped). */
   async deliver(recipients: readonly string[], event: PushEvent): Promise<void> {
-    await Promise.all([...new Set(recipients)].map((userId) => this.deliverTo(userId, event)));
+    await Promise.all(
+      [...new Set(recipients)].map((userId) =>
+        this.inOrder(userId, () => this.deliverTo(userId, event)),
+      ),
+    );
+  }
+
+  /**
+   * Runs a recipient's pushes in the order they were started: a call's "Missed call" shares the
+   * ring's tag and Topic, so a ring sent after it would replace it on the device (and a push service
+   * keeps only the newest of a topic) with "Incoming call" for a call that is over.
+   */
+  private inOrder(userId: string, work: () => Promise<void>): Promise<void> {
+    const before = this.queues.get(userId);
+    const mine = before ? before.then(work, work) : work();
+    const tail = mine.catch(() => undefined);
+    this.queues.set(userId, tail);
+    void tail.then(() => {
+      if (this.queues.get(userId) === tail) this.queues.delete(userId);
+    });
+    return mine;
   }
 
   private async deliverTo(userId: string, event: PushEvent): Promise<void> {
@@ -82,12 +104,17 @@ export class PushNotifier {
     if (userId === event.actorId) return;
     const devices = await subscriptionsOf(db, userId);
     if (devices.length === 0) return;
-    if (event.preference !== null && !(await pushPreferencesOf(db, userId))[event.preference]) return;
+    if (event.preference !== null && !(await pushPreferencesOf(db, userId))[event.preference])
+      return;
     if (!event.throughBlocks) {
       if (await hasBlocked(db, userId, event.actorId)) return;
       if (event.blockedEitherWay && (await hasBlocked(db, event.actorId, userId))) return;
     }
-    if (event.notifyChannelId !== undefined && !(await notifyIsOn(db, event.notifyChannelId, userId))) return;
+    if (
+      event.notifyChannelId !== undefined &&
+      !(await notifyIsOn(db, event.notifyChannelId, userId))
+    )
+      return;
     const present = await presence.visibleSessions(userId);
     const away = devices.filter((device) => !present.has(device.sessionId));
     if (away.length === 0) return;
@@ -95,7 +122,8 @@ export class PushNotifier {
     if (!payload) return;
     await Promise.all(
       away.map(async (device) => {
-        if (await claimDelivery(db, event.key, device.id)) await sender.send(device, payload, event.delivery);
+        if (await claimDelivery(db, event.key, device.id))
+          await sender.send(device, payload, event.delivery);
       }),
     );
   }
