@@ -21,10 +21,19 @@ async function settled(page: Page): Promise<void> {
   );
 }
 
-/** Serious and critical axe findings on what the page shows now, one line each. */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/**
+ * Serious and critical axe findings on what the page shows now, one line each. `within`: only
+ * that part (a CSS selector), for a screen that lasts seconds (a countdown): the whole page can take
+ * longer than that to check on a loaded machine.
+ */
+export async function seriousViolations(
+  page: Page,
+  options: { within?: string } = {},
+): Promise<string[]> {
   await settled(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const builder = new AxeBuilder({ page });
+  if (options.within) builder.include(options.within);
+  const results = await builder.analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
