@@ -90,7 +90,7 @@ export class PushNotifier {
    */
   private inOrder(userId: string, work: () => Promise<void>): Promise<void> {
     const before = this.queues.get(userId);
-    const mine = before ? before.then(work, work) : work();
+    const mine = before ? before.then(work) : work();
     const tail = mine.catch(() => undefined);
     this.queues.set(userId, tail);
     void tail.then(() => {
