@@ -66,6 +66,8 @@ export const API_PATHS = {
   sosLocation: '/api/sos/:id/location',
   sosAck: '/api/sos/:id/ack',
   sosResolve: '/api/sos/:id/resolve',
+  sosArm: '/api/sos/arm',
+  sosDisarm: '/api/sos/disarm',
 
   calls: '/api/calls',
   callIceServers: '/api/calls/ice-servers',

@@ -41,6 +41,18 @@ export type ChannelSosSettings = z.infer<typeof channelSosSchema>;
 export const raiseSosBodySchema = z.object({ channelId: channelIdSchema }).strict();
 export type RaiseSosBody = z.infer<typeof raiseSosBodySchema>;
 
+/**
+ * `POST /api/sos/arm` during the countdown (decision 054): the voice server lets the sender publish a
+ * muted microphone until the countdown ends, so the SOS is an unmute rather than a new publication.
+ * `armed` is false where nothing needs arming (the built-in SFU, or not in the room yet).
+ * `POST /api/sos/disarm` (Cancel) takes it back at once.
+ */
+export const sosArmBodySchema = raiseSosBodySchema;
+export const sosArmResponseSchema = z.object({ armed: z.boolean() });
+export type SosArmResponse = z.infer<typeof sosArmResponseSchema>;
+/** An arm lasts the countdown and a little more, then lapses unless an SOS followed. */
+export const SOS_ARM_MS = SOS_COUNTDOWN_MS + 2_000;
+
 /** Geolocation as the browser measured it (WGS 84 degrees, accuracy radius in metres). */
 export const sosLocationBodySchema = z
   .object({

@@ -30,6 +30,7 @@ import { PushSender } from './push/push-sender.js';
 import { transmissionPushes } from './push/transmission-pushes.js';
 import { sosPushes } from './push/sos-pushes.js';
 import { SosAlerts } from './sos/sos-alerts.js';
+import { SosArms } from './sos/sos-arms.js';
 import { loadVapidKeys } from './push/vapid-keys.js';
 import type { Agent as HttpsAgent } from 'node:https';
 import { FloorService } from './floor/floor-service.js';
@@ -133,7 +134,10 @@ export async function compose({
   const floorStore: FloorStore = config.redisUrl
     ? new RedisFloorStore(config.redisUrl, config.redisPrefix, onRedisError)
     : new MemoryFloorStore();
-  const voice = await createVoice(config, db, bus, log, floorStore);
+  const sosArms = new SosArms(counters);
+  const voice = await createVoice(config, db, bus, log, floorStore, (channelId, userId) =>
+    sosArms.isArmed(channelId, userId),
+  );
   // REST changes reach the sockets through the bus; the audio was told inside their transaction
   // (admin mute, removal, deletion call `voice.provider`), so a voice server that fails refuses them.
   const channelEvents = busChannelEvents(bus, db, log);
@@ -159,6 +163,7 @@ export async function compose({
         log: log.child({ feature: 'transmissions' }),
         kept: transmissionPushes(notifier, db),
         sosKept,
+        unmuted: (channelId, userId) => late.sos?.unmuted(channelId, userId),
         ensureRoom: (channelId) => livekit.ensureRoom(channelId),
       })
     : undefined;
@@ -179,6 +184,8 @@ export async function compose({
     bus,
     floor,
     counters,
+    voice: () => voice.provider,
+    arms: sosArms,
     pushes: sosPushes(notifier),
     log: log.child({ feature: 'sos' }),
   });

@@ -530,6 +530,23 @@ const ROWS: Record<string, Row> = {
     statuses: signedIn(403),
     refusal: (actor) => (actor === 'guest' ? undefined : SOS_NOT_MEMBER),
   },
+  // The countdown's arm (decision 054): only what a raise allows, and it changes only the sender.
+  'POST /api/sos/arm': {
+    kind: 'rest',
+    route: 'POST /api/sos/arm',
+    path: () => '/api/sos/arm',
+    json: (f) => ({ channelId: f.channelId }),
+    statuses: members(200, 403),
+    refusal: (actor) => (actor === 'guest' ? undefined : SOS_NOT_MEMBER),
+  },
+  'POST /api/sos/disarm': {
+    kind: 'rest',
+    route: 'POST /api/sos/disarm',
+    path: () => '/api/sos/disarm',
+    json: (f) => ({ channelId: f.channelId }),
+    statuses: members(204, 403),
+    refusal: (actor) => (actor === 'guest' ? undefined : SOS_NOT_MEMBER),
+  },
   'GET /api/sos': {
     kind: 'rest',
     route: 'GET /api/sos',

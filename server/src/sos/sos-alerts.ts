@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   SOS_ALERT_NOT_FOUND,
   SOS_ALREADY_RESOLVED,
+  SOS_ARM_MS,
   SOS_EXTEND_WINDOW_MS,
   SOS_LOCATION_CLOSED,
   SOS_LOCATION_WINDOW_MS,
@@ -11,11 +12,14 @@ import {
   SOS_ONLY_SENDER_OR_ADMIN_RESOLVES,
   type SosAlert,
   type SosAlertMessage,
+  type SosArmResponse,
   type SosLocationBody,
 } from '../../../protocol/sos.js';
 import type { SessionUser } from '../auth/session-store.js';
 import type { Database } from '../db/database.js';
 import type { FloorService } from '../floor/floor-service.js';
+import type { VoiceProvider } from '../voice/voice-provider.js';
+import type { SosArms } from './sos-arms.js';
 import { badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import type { Counters } from '../limits/counters.js';
 import { findChannel, findMembership, memberIdsOf } from '../memberships/membership-store.js';
@@ -37,6 +41,13 @@ export const SOS_RAISES_PER_HOUR = 6;
 /** One location update per alert this often at most. */
 export const SOS_LOCATION_MIN_INTERVAL_S = 5;
 
+/** Countdowns one person may start in `SOS_ARM_WINDOW_S` (a cancel and a send are two). */
+export const SOS_ARMS_PER_WINDOW = 4;
+export const SOS_ARM_WINDOW_S = 120;
+export const SOS_TOO_MANY_ARMS = 'Too many SOS countdowns: wait a minute, or send the SOS';
+
+const armKey = (channelId: number, userId: string) => `${channelId}:${userId}`;
+
 export const SOS_TOO_MANY_RAISES = 'Too many SOS alerts: please call for help directly';
 export const SOS_LOCATION_TOO_SOON = 'Location updates are limited to one every 5 seconds';
 export const SOS_SENDER_ACKS = 'You cannot answer your own alert';
@@ -46,6 +57,10 @@ export interface SosAlertsDeps {
   bus: Bus;
   floor: Pick<FloorService, 'raiseSos' | 'endSos'>;
   counters: Counters;
+  /** The voice provider of now: it arms an SOS countdown (decision 054). */
+  voice: () => Pick<VoiceProvider, 'setSosArmed'>;
+  /** Who is armed, for every instance's voice door. */
+  arms: Pick<SosArms, 'mark' | 'unmark' | 'isArmed'>;
   /** The members' devices where Chirp is not open (filled in by compose from push/). */
   pushes: {
     raised(
@@ -64,6 +79,9 @@ export interface SosAlertsDeps {
  * whatever blocks stand between them and the sender (decision 051).
  */
 export class SosAlerts {
+  /** SOS arms granted by this instance (`channelId:userId`) and their lapse timers. */
+  private readonly arms = new Map<string, NodeJS.Timeout>();
+
   constructor(private readonly deps: SosAlertsDeps) {}
 
   /** `POST /api/sos`: answers the alert and whether it is new (201) or an extension (200). */
@@ -72,11 +90,8 @@ export class SosAlerts {
     channelId: number,
   ): Promise<{ alert: SosAlert; created: boolean }> {
     const { db, counters } = this.deps;
-    const channel = await findChannel(db, channelId);
-    // Unknown and not-mine answer alike: a raise never tells which channels exist.
-    if (!channel || !(await findMembership(db, channelId, user.id)))
-      throw forbidden(SOS_NOT_MEMBER);
-    if (!channel.sos || channel.kind !== 'group') throw badRequest(SOS_NOT_SOS_CHANNEL);
+    // An arm (decision 054) is left to lapse: the SOS floor now gives what it gave.
+    const channel = await this.sosChannelOf(user, channelId);
     const seconds = channel.sosSeconds;
     const result = await raiseOrExtend(db, {
       channelId,
@@ -106,6 +121,80 @@ export class SosAlerts {
         memberIds.filter((id) => id !== user.id),
       );
     return { alert, created: !result.extended };
+  }
+
+  /**
+   * `POST /api/sos/arm`, as the countdown starts (decision 054): the voice server lets the sender
+   * publish a muted microphone until the SOS follows, so its first words need no new publication.
+   * The arm lapses after `SOS_ARM_MS` (or at Cancel); a flood of countdowns is refused.
+   */
+  async arm(user: SessionUser, channelId: number): Promise<SosArmResponse> {
+    await this.sosChannelOf(user, channelId);
+    const setArmed = this.deps.voice().setSosArmed;
+    if (!setArmed) return { armed: false };
+    const armed = await this.deps.counters.counter('sos-arm', SOS_ARM_WINDOW_S).penalty(user.id);
+    if (armed.consumedPoints > SOS_ARMS_PER_WINDOW) throw tooManyRequests(SOS_TOO_MANY_ARMS);
+    const key = armKey(channelId, user.id);
+    clearTimeout(this.arms.get(key));
+    const timer = setTimeout(() => this.lapseArm(channelId, user.id), SOS_ARM_MS);
+    timer.unref();
+    this.arms.set(key, timer);
+    await this.deps.arms.mark(channelId, user.id);
+    if (await setArmed(channelId, user.id, true)) return { armed: true };
+    this.lapseArm(channelId, user.id);
+    return { armed: false };
+  }
+
+  /** `POST /api/sos/disarm` (Cancel): the arm ends now. */
+  async disarm(user: SessionUser, channelId: number): Promise<void> {
+    await this.sosChannelOf(user, channelId);
+    await this.unarm(channelId, user.id);
+  }
+
+  /**
+   * The user's microphone went on air in the channel's voice room. An honest sender unmutes only
+   * once the SOS holds the floor, so an arm still standing has done its work, or is being misused
+   * by a modified client to talk over the floor: either way it ends now, and the rights are those
+   * of the floor again (LiveKit lets a participant unmute itself, decision 052). Never throws.
+   */
+  unmuted(channelId: number, userId: string): void {
+    this.deps.arms
+      .isArmed(channelId, userId)
+      .then(async (armed) => {
+        if (!armed) return;
+        this.deps.log.info({ channelId, userId }, 'SOS arm ended: the microphone went on air');
+        await this.unarm(channelId, userId);
+      })
+      .catch((error: unknown) =>
+        this.deps.log.error({ err: error, channelId, userId }, 'SOS arm not taken back'),
+      );
+  }
+
+  /** The arm ends (its time is up, an SOS was raised, or Cancel); never throws. */
+  private lapseArm(channelId: number, userId: string): void {
+    if (!this.arms.has(armKey(channelId, userId))) return;
+    this.unarm(channelId, userId).catch((error: unknown) =>
+      this.deps.log.error({ err: error, channelId, userId }, 'SOS arm not taken back'),
+    );
+  }
+
+  private async unarm(channelId: number, userId: string): Promise<void> {
+    const key = armKey(channelId, userId);
+    clearTimeout(this.arms.get(key));
+    this.arms.delete(key);
+    await this.deps.arms.unmark(channelId, userId);
+    await this.deps.voice().setSosArmed?.(channelId, userId, false);
+  }
+
+  /** A group channel marked SOS that `user` is a member of; else the refusal a raise gives. */
+  private async sosChannelOf(user: SessionUser, channelId: number) {
+    const { db } = this.deps;
+    const channel = await findChannel(db, channelId);
+    // Unknown and not-mine answer alike: a raise never tells which channels exist.
+    if (!channel || !(await findMembership(db, channelId, user.id)))
+      throw forbidden(SOS_NOT_MEMBER);
+    if (!channel.sos || channel.kind !== 'group') throw badRequest(SOS_NOT_SOS_CHANNEL);
+    return channel;
   }
 
   /** `GET /api/sos`. */

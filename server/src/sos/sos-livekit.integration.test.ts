@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SosAlert } from '../../../protocol/sos.js';
+import { SOS_ARM_MS, type SosAlert } from '../../../protocol/sos.js';
 import { addToChannel, createChannel, signIn, signInOwner, type Person } from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
 import {
@@ -67,4 +67,70 @@ describe.runIf(livekitWithWebhooks)('an SOS on LiveKit', () => {
     await eventually(async () => (await mayPublish(channelId, calVoice)) === true, 'Cal may publish again');
     await eventually(async () => (await mayPublish(channelId, beaVoice)) === false, 'the mute holds again');
   });
+
+  it('arms the countdown (decision 054): the sender alone may publish until Cancel or the arm lapses, and the SOS keeps it', async () => {
+    const channelId = await createChannel(owen, 'Walkie family');
+    for (const member of [bea, cal]) await addToChannel(owen, channelId, member);
+    const put = (path: string, json: unknown) => owen.client.request(path, { method: 'PUT', json });
+    expect((await put(`/api/channels/${channelId}/talk-mode`, { talkMode: 'walkie' })).status).toBe(200);
+    expect((await put(`/api/channels/${channelId}/sos`, { sos: true, sosSeconds: 10 })).status).toBe(200);
+    const beaVoice = await join(bea, channelId);
+    const calVoice = await join(cal, channelId);
+    const post = (who: Person, path: string) =>
+      who.client.request(path, { method: 'POST', json: { channelId } });
+    await eventually(async () => (await mayPublish(channelId, beaVoice)) === false, 'walkie: nobody publishes');
+
+    // Only a member of the SOS channel arms; an outsider's arm changes nothing.
+    const outsider = await signIn(server, 'Oz Outsider', 'oz@example.com');
+    expect((await post(outsider, '/api/sos/arm')).status).toBe(403);
+
+    // Armed: Bea may publish (a muted microphone), Cal still may not; Cancel takes it back.
+    const armed = await post(bea, '/api/sos/arm');
+    expect(await armed.json()).toEqual({ armed: true });
+    expect(await mayPublish(channelId, beaVoice)).toBe(true);
+    expect(await mayPublish(channelId, calVoice)).toBe(false);
+    expect((await post(bea, '/api/sos/disarm')).status).toBe(204);
+    expect(await mayPublish(channelId, beaVoice)).toBe(false);
+
+    // Armed and left alone: it lapses by itself.
+    expect(await (await post(bea, '/api/sos/arm')).json()).toEqual({ armed: true });
+    await eventually(async () => (await mayPublish(channelId, beaVoice)) === false, 'the arm lapses', SOS_ARM_MS + 5_000);
+
+    // Armed, then the SOS: the right stays through the arm's lapse, and ends with the SOS.
+    expect(await (await post(bea, '/api/sos/arm')).json()).toEqual({ armed: true });
+    const raised = await post(bea, '/api/sos');
+    expect(raised.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, SOS_ARM_MS + 200));
+    expect(await mayPublish(channelId, beaVoice)).toBe(true);
+    const { id } = (await raised.json()) as SosAlert;
+    expect((await bea.client.request(`/api/sos/${id}/resolve`, { method: 'POST' })).status).toBe(200);
+    await eventually(async () => (await mayPublish(channelId, beaVoice)) === false, 'the SOS ends');
+
+    // A flood of countdowns is refused: four are allowed in two minutes (a cancel and a send are two).
+    expect((await post(bea, '/api/sos/arm')).status).toBe(200);
+    expect((await post(bea, '/api/sos/disarm')).status).toBe(204);
+    expect((await post(bea, '/api/sos/arm')).status).toBe(429);
+    expect(await mayPublish(channelId, beaVoice)).toBe(false);
+  }, 60_000);
+
+  it('a modified client that unmutes its armed microphone before any SOS loses the arm at once (decision 054)', async () => {
+    const channelId = await createChannel(owen, 'Walkie hostile');
+    await addToChannel(owen, channelId, cal);
+    const put = (path: string, json: unknown) => owen.client.request(path, { method: 'PUT', json });
+    expect((await put(`/api/channels/${channelId}/talk-mode`, { talkMode: 'walkie' })).status).toBe(200);
+    expect((await put(`/api/channels/${channelId}/sos`, { sos: true, sosSeconds: 10 })).status).toBe(200);
+    const calVoice = await join(cal, channelId);
+    const arm = await cal.client.request('/api/sos/arm', { method: 'POST', json: { channelId } });
+    expect(await arm.json()).toEqual({ armed: true });
+    await eventually(async () => (await mayPublish(channelId, calVoice)) === true, 'armed');
+
+    // As an honest client does: published muted, which keeps the arm.
+    await calVoice.publishMicrophone({ muted: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await mayPublish(channelId, calVoice)).toBe(true);
+
+    // Then unmuted with nobody's floor to talk on: the recorder in the room sees it, the arm ends.
+    calVoice.setMuted(false);
+    await eventually(async () => (await mayPublish(channelId, calVoice)) === false, 'the arm is taken back', 3_000);
+  }, 30_000);
 });

@@ -5,8 +5,10 @@ import {
   channelSosBodySchema,
   raiseSosBodySchema,
   sosLocationBodySchema,
+  sosArmBodySchema,
   sosParamsSchema,
   type ChannelSosSettings,
+  type SosArmResponse,
   type SosAlert,
 } from '../../../protocol/sos.js';
 import { requireChannelAdmin } from '../access/channel-guards.js';
@@ -37,6 +39,19 @@ export function registerSosRoutes(app: FastifyInstance): void {
     const user = await requireUser(request);
     const { alert, created } = await ctx.sos.raise(user, channelId);
     return reply.status(created ? 201 : 200).send(alert satisfies SosAlert);
+  });
+
+  app.post(API_PATHS.sosArm, async (request) => {
+    const { channelId } = sosArmBodySchema.parse(request.body);
+    const user = await requireUser(request);
+    return (await ctx.sos.arm(user, channelId)) satisfies SosArmResponse;
+  });
+
+  app.post(API_PATHS.sosDisarm, async (request, reply) => {
+    const { channelId } = sosArmBodySchema.parse(request.body);
+    const user = await requireUser(request);
+    await ctx.sos.disarm(user, channelId);
+    return reply.status(204).send();
   });
 
   app.get(API_PATHS.sos, async (request) => {

@@ -49,6 +49,11 @@ export class LiveKitTransmissions {
       log: FastifyBaseLogger;
       kept?: KeepDeps['kept'];
       sosKept?: KeepDeps['sosKept'];
+      /**
+       * A member's microphone went on air (published unmuted, or unmuted) in a room this recorder
+       * is in: an SOS countdown's arm ends there (decision 054).
+       */
+      unmuted?: (channelId: number, userId: string) => void;
       /** Creates the channel's room unless it exists: LiveKit creates no room on a join. */
       ensureRoom: (channelId: number) => Promise<void>;
     },
@@ -171,6 +176,10 @@ export class LiveKitTransmissions {
           this.recorder.packet(channelId, userId, rtp.header.ssrc, rtp.header.timestamp, rtp.payload);
       },
       (error) => this.deps.log.warn({ err: error, channelId }, 'LiveKit recorder signalling'),
+      (identity) => {
+        const userId = userIdFromIdentity(identity);
+        if (userId) this.deps.unmuted?.(channelId, userId);
+      },
     );
   }
 

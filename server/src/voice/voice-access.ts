@@ -16,6 +16,8 @@ export interface VoiceAccessDeps {
   billing: boolean;
   /** Walkie-talkie floors; without it a walkie channel has nobody holding the floor. */
   floors?: Pick<FloorStore, 'current'>;
+  /** Whether the user is armed for an SOS countdown in the channel now (decision 054). */
+  sosArmed?: (channelId: number, userId: string) => Promise<boolean>;
 }
 
 export interface VoiceAccessRequest {

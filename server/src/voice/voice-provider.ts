@@ -39,6 +39,13 @@ export interface VoiceProvider extends FloorFollower {
   disconnectUser(channelId: number, userId: string): Promise<void>;
   /** The channel is gone. */
   closeRoom(channelId: number): Promise<void>;
+  /**
+   * An SOS countdown (decision 054): while `armed`, the user's microphone may be published muted in
+   * the channel's room whatever the floor says, so the SOS is an unmute; unarmed, their rights
+   * follow the floor and admin mute again. Resolves whether the user was in the room to arm.
+   * Only LiveKit has it: the built-in SFU forwards a new holder's open stream at once.
+   */
+  setSosArmed?(channelId: number, userId: string, armed: boolean): Promise<boolean>;
 }
 
 /** A provider that carries no audio and has nothing to tell (tests that wrap or stand in for one). */

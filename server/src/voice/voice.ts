@@ -41,8 +41,9 @@ export async function createVoice(
   bus: Bus,
   log: FastifyBaseLogger,
   floors?: FloorStore,
+  sosArmed?: VoiceAccessDeps['sosArmed'],
 ): Promise<Voice> {
-  const access: VoiceAccessDeps = { db, billing: config.billing, floors };
+  const access: VoiceAccessDeps = { db, billing: config.billing, floors, sosArmed };
   if (config.voice.provider === 'livekit') {
     const livekit = createLivekitProvider(config, access);
     return { provider: livekit, sfu: null, livekit, access };

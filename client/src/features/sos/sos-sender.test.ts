@@ -8,6 +8,7 @@ import {
 } from '../../../../protocol/sos';
 import { PresenceStore } from '../presence/presence-store';
 import { SosAlertsStore } from './sos-alerts-store';
+import type { SosArm } from './sos-arming';
 import { SosSender } from './sos-sender';
 import { sosAlert } from './sos-test-data';
 
@@ -35,8 +36,23 @@ class FakeGeolocation {
   }
 }
 
+/** An arm that the voice server granted (or not), recording how it ended. */
+function fakeArm(armed: boolean) {
+  const ends: string[] = [];
+  const arm: SosArm = {
+    armed,
+    settle: () => ends.push('settle'),
+    cancel: () => ends.push('cancel'),
+  };
+  return { arm, ends };
+}
+
 function setup(
-  options: { raise?: () => Promise<ReturnType<typeof sosAlert>>; startIn?: number | null } = {},
+  options: {
+    raise?: () => Promise<ReturnType<typeof sosAlert>>;
+    startIn?: number | null;
+    arm?: SosArm;
+  } = {},
 ) {
   const presence = new PresenceStore();
   presence.dispatch({ type: 'socket', open: true });
@@ -59,6 +75,7 @@ function setup(
       presence.dispatch({ type: 'select_channel', channelId: id });
     },
     microphone: { set: (open) => microphone.push(open) },
+    ...(options.arm ? { arm: () => options.arm! } : {}),
     store,
     api: {
       raise: (channelId) => {
@@ -152,6 +169,41 @@ describe('sending an SOS', () => {
     await vi.advanceTimersByTimeAsync(SOS_LOCATION_INTERVAL_MS);
     expect(t.located).toHaveLength(2);
     expect(t.raised).toEqual([7]);
+  });
+
+  it('armed, opens the microphone with the answer (the floor given), not as the raise goes out', async () => {
+    const { arm, ends } = fakeArm(true);
+    let answer: (alert: ReturnType<typeof sosAlert>) => void = () => undefined;
+    const t = setup({
+      startIn: 7,
+      arm,
+      raise: () => new Promise((resolve) => (answer = resolve)),
+    });
+    t.sender.start(family);
+    await vi.advanceTimersByTimeAsync(SOS_COUNTDOWN_MS);
+    expect(t.raised).toEqual([7]);
+    expect(ends).toEqual(['settle']);
+    // Its muted publication would be heard once opened: not before the server gave the floor.
+    expect(t.microphone).toEqual([]);
+    answer(sosAlert({ raisedAt: new Date().toISOString(), talkUntil: Date.now() + 10_000 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.microphone).toEqual([true]);
+  });
+
+  it('unarmed, opens the microphone as the raise goes out; a cancelled countdown takes its arm back', async () => {
+    const unarmed = fakeArm(false);
+    const t = setup({ startIn: 7, arm: unarmed.arm });
+    t.sender.start(family);
+    await vi.advanceTimersByTimeAsync(SOS_COUNTDOWN_MS);
+    expect(t.microphone).toEqual([true]);
+    expect(unarmed.ends).toEqual(['settle']);
+
+    const armed = fakeArm(true);
+    const again = setup({ arm: armed.arm });
+    again.sender.start(family);
+    again.sender.cancel();
+    expect(armed.ends).toEqual(['cancel']);
+    expect(again.microphone).toEqual([]);
   });
 
   it('a failed location is said once and tried again at the next tick', async () => {

@@ -8,6 +8,7 @@ import {
 import type { PresenceEvent } from '../presence/presence-state';
 import { isOpen, type TransmitGate } from '../presence/transmit-gate';
 import type { SosAlertsStore } from './sos-alerts-store';
+import type { SosArm } from './sos-arming';
 import type { SosTarget } from './sos-target';
 import { SOS_TEXTS } from './sos-texts';
 
@@ -31,6 +32,8 @@ export type SosSenderDeps = {
   /** Makes a channel the current one, and shows the main screen if another screen is open. */
   showChannel(channelId: number): void;
   microphone: { set(open: boolean): void };
+  /** Arms the countdown at the voice server (decision 054); without it, nothing is armed. */
+  arm?(channelId: number): SosArm;
   store: Pick<SosAlertsStore, 'receive' | 'get'>;
   api: {
     raise(channelId: number): Promise<SosAlert>;
@@ -60,6 +63,8 @@ export class SosSender {
   private position: SosLocationBody | null = null;
   private sentPosition: SosLocationBody | null = null;
   private locating: { alertId: string; until: number; failed: boolean } | null = null;
+  /** The countdown's arm, until it ends. */
+  private arming: SosArm | undefined;
   /** What the countdown changed, undone by Cancel. */
   private undo: { channelId: number | null; wentOnline: boolean } | null = null;
   private readonly now: () => number;
@@ -81,6 +86,7 @@ export class SosSender {
     this.set({ phase: 'countdown', target, endsAt: this.now() + SOS_COUNTDOWN_MS });
     this.watchPosition();
     this.joinVoice(target.id);
+    this.arming = this.deps.arm?.(target.id);
     this.countdownTimer = setTimeout(() => void this.raise(target), SOS_COUNTDOWN_MS);
   }
 
@@ -88,6 +94,8 @@ export class SosSender {
   cancel(): void {
     if (this.view.phase !== 'countdown') return;
     clearTimeout(this.countdownTimer);
+    this.arming?.cancel();
+    this.arming = undefined;
     if (!this.locating) this.stopWatching();
     const undo = this.undo;
     this.undo = null;
@@ -101,6 +109,8 @@ export class SosSender {
   /** Stops everything (sign-out). */
   stop(): void {
     clearTimeout(this.countdownTimer);
+    this.arming?.cancel();
+    this.arming = undefined;
     this.closeMicrophone();
     this.stopLocating();
     this.set({ phase: 'idle' });
@@ -126,10 +136,14 @@ export class SosSender {
   private async raise(target: SosTarget): Promise<void> {
     this.undo = null;
     this.set({ phase: 'sending', target });
-    // The microphone opens as the raise goes out, not when its answer comes back: the voice server
-    // forwards nothing of it until the server has given the floor, and then the first words are
-    // already on their way (the answer's round trip and the microphone's start are off the path).
-    this.openMicrophone(this.now() + target.sosSeconds * 1000);
+    const armed = this.arming?.armed ?? false;
+    this.arming?.settle();
+    this.arming = undefined;
+    // Unarmed, the microphone opens as the raise goes out, not when its answer comes back: the
+    // voice server forwards nothing of it until the server has given the floor, and then the first
+    // words are already on their way. Armed (decision 054), its muted publication is at the voice
+    // server already and would be heard once unmuted: it opens with the answer, the floor given.
+    if (!armed) this.openMicrophone(this.now() + target.sosSeconds * 1000);
     let alert: SosAlert;
     try {
       alert = await this.deps.api.raise(target.id);

@@ -1,13 +1,15 @@
 import { navigate } from 'wouter/use-browser-location';
 import { API_PATHS, apiPath } from '../../../../protocol/api-paths';
-import { sosAlertSchema } from '../../../../protocol/sos';
+import { sosAlertSchema, sosArmResponseSchema } from '../../../../protocol/sos';
 import { apiJson, apiRequest } from '../../lib/query-client';
 import { toast } from '../../ui/toast-store';
 import { setCurrentChannelId } from '../channels/current-channel';
 import { serverMessage } from '../channels/server-message';
 import { presenceStore } from '../presence/presence-store';
 import { microphoneOverride } from '../voice/microphone-override';
+import { voiceRoom } from '../voice/voice-room';
 import { sosAlerts } from './sos-alerts-store';
+import { armSos } from './sos-arming';
 import { SosSender } from './sos-sender';
 
 /** The tab's one SOS sender, on the real presence, voice room, geolocation and API. */
@@ -18,6 +20,20 @@ export const sosSending = new SosSender({
     if (window.location.pathname !== '/') navigate('/');
   },
   microphone: microphoneOverride,
+  arm: (channelId) =>
+    armSos(
+      {
+        room: voiceRoom,
+        channelId: () => presenceStore.state.channelId,
+        api: {
+          arm: (id) => apiJson(sosArmResponseSchema, 'POST', API_PATHS.sosArm, { channelId: id }),
+          disarm: async (id) => {
+            await apiRequest('POST', API_PATHS.sosDisarm, { channelId: id });
+          },
+        },
+      },
+      channelId,
+    ),
   store: sosAlerts,
   api: {
     raise: (channelId) => apiJson(sosAlertSchema, 'POST', API_PATHS.sos, { channelId }),

@@ -5,6 +5,11 @@ import { mayPublishNow, type VoiceFloorNow } from '../voice-access.js';
 export interface LivekitRightsState {
   muted: boolean;
   floor: VoiceFloorNow;
+  /**
+   * Armed for an SOS countdown (decision 054): may publish, a muted microphone, until the SOS
+   * follows or the arm lapses.
+   */
+  sosArmed?: boolean;
 }
 
 /**
@@ -20,7 +25,7 @@ export function livekitPermission(
 ): Partial<ParticipantPermission> {
   return {
     canSubscribe: true,
-    canPublish: mayPublishNow(userId, state),
+    canPublish: state.sosArmed === true || mayPublishNow(userId, state),
     canPublishData: false,
     canPublishSources: [TrackSource.MICROPHONE],
     canUpdateMetadata: false,

@@ -125,6 +125,10 @@ export function createLivekitProvider(
       ignoreNotFound(error);
       return [] as ParticipantInfo[];
     });
+  const identitiesOf = async (channelId: number, userId: string) =>
+    (await participantsOf(channelId))
+      .map((p) => p.identity)
+      .filter((identity) => userIdFromIdentity(identity) === userId);
   const grantNow = async (channelId: number) => (await access.floors?.current(channelId)) ?? null;
   /**
    * The channel's floor as the room knows it: its talk mode is in the room's metadata (written by
@@ -224,12 +228,26 @@ export function createLivekitProvider(
      * created the room and at every change), the holder is the floor store's.
      */
     async setPublisherMuted(channelId, userId, muted) {
-      const identities = (await participantsOf(channelId))
-        .map((p) => p.identity)
-        .filter((identity) => userIdFromIdentity(identity) === userId);
+      const identities = await identitiesOf(channelId, userId);
       if (identities.length === 0) return;
       const floor = await roomFloorNow(channelId);
       for (const identity of identities) await applyRights(channelId, identity, { muted, floor });
+    },
+
+    /**
+     * Armed, the user's participants may publish (their client publishes a muted microphone);
+     * unarmed, their rights are those of now (the floor, an SOS they hold, the admin mute).
+     */
+    async setSosArmed(channelId, userId, armed) {
+      const identities = await identitiesOf(channelId, userId);
+      if (identities.length === 0) return false;
+      const [floor, mutedIds] = await Promise.all([
+        roomFloorNow(channelId),
+        armed ? ([] as string[]) : mutedUserIds(db, channelId),
+      ]);
+      const state = { muted: mutedIds.includes(userId), floor, sosArmed: armed };
+      await Promise.all(identities.map((identity) => applyRights(channelId, identity, state)));
+      return true;
     },
 
     /** Everyone's rights follow the new floor (and, when the talk mode changed, the new mode). */
@@ -319,8 +337,16 @@ export function createLivekitProvider(
         sessionId: owner.sessionId,
       });
       if (!decided.admitted) return refuse(decided.reason);
-      const state = { muted: decided.muted, floor: decided.floor };
+      const state = {
+        muted: decided.muted,
+        floor: decided.floor,
+        // A countdown armed before this webhook came stays armed (decision 054).
+        sosArmed: (await access.sosArmed?.(channelId, owner.userId)) ?? false,
+      };
       await applyRights(channelId, identity, state);
+      // Armed between the read and the write: the arm's own update may have come before ours.
+      if (!state.sosArmed && (await access.sosArmed?.(channelId, owner.userId)))
+        await applyRights(channelId, identity, { ...state, sosArmed: true });
       await keepApart(channelId, participant, decided.blockedUserIds);
       return {
         admitted: true,

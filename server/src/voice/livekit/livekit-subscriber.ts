@@ -6,6 +6,7 @@ import {
   SignalTarget,
   TrickleRequest,
   ParticipantInfo_State,
+  TrackType,
   type ParticipantInfo,
 } from '@livekit/protocol';
 import {
@@ -34,11 +35,15 @@ export class LiveKitSubscriber {
   private pingTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
+  /** Audio track sid → whether it is muted, as LiveKit last said. */
+  private readonly audioMuted = new Map<string, boolean>();
+
   private constructor(
     url: string,
     token: string,
     private readonly onRtp: (identity: string, rtp: RtpPacket) => void,
     private readonly onError: (error: unknown) => void,
+    private readonly onUnmuted: (identity: string) => void,
   ) {
     const params = new URLSearchParams({
       access_token: token,
@@ -81,8 +86,10 @@ export class LiveKitSubscriber {
     token: string,
     onRtp: (identity: string, rtp: RtpPacket) => void,
     onError: (error: unknown) => void,
+    /** Someone's audio track was published unmuted, or unmuted. */
+    onUnmuted: (identity: string) => void = () => undefined,
   ): Promise<LiveKitSubscriber> {
-    const subscriber = new LiveKitSubscriber(url, token, onRtp, onError);
+    const subscriber = new LiveKitSubscriber(url, token, onRtp, onError, onUnmuted);
     await subscriber.joined();
     return subscriber;
   }
@@ -152,9 +159,18 @@ export class LiveKitSubscriber {
 
   private remember(participants: ParticipantInfo[]): void {
     for (const participant of participants) {
-      if (participant.state === ParticipantInfo_State.DISCONNECTED)
+      if (participant.state === ParticipantInfo_State.DISCONNECTED) {
         this.identities.delete(participant.sid);
-      else this.identities.set(participant.sid, participant.identity);
+        for (const track of participant.tracks) this.audioMuted.delete(track.sid);
+        continue;
+      }
+      this.identities.set(participant.sid, participant.identity);
+      for (const track of participant.tracks) {
+        if (track.type !== TrackType.AUDIO) continue;
+        const before = this.audioMuted.get(track.sid);
+        this.audioMuted.set(track.sid, track.muted);
+        if (!track.muted && before !== false) this.onUnmuted(participant.identity);
+      }
     }
   }
 

@@ -85,6 +85,12 @@ export class RoomController {
     await this.transports.get(this.machine.attempt)?.transport.setMicrophoneEnabled(on);
   }
 
+  /** An SOS countdown (decision 054): see `VoiceTransport.armMicrophone`. Connected rooms only. */
+  armMicrophone(armed: boolean): void {
+    if (!isRoomConnected(this.machine)) return;
+    this.transports.get(this.machine.attempt)?.transport.armMicrophone?.(armed);
+  }
+
   reportMicrophoneFailure(message: string): void {
     this.dispatch({ type: 'microphone_failed', message });
   }

@@ -89,6 +89,12 @@ export interface LiveKitRoomPort {
   prepareMicrophone(): void;
   /** Stops a prepared microphone that was not published (its right never came). */
   releasePreparedMicrophone(): void;
+  /**
+   * Publishes the microphone muted (the prepared capture when there is one) unless it is published
+   * already: turning it on later is an unmute, with no new publication for listeners to negotiate
+   * (an SOS countdown, decision 054). Rejects when LiveKit refuses the publication.
+   */
+  publishMutedMicrophone(): Promise<void>;
   /** `room.localParticipant.permissions?.canPublish` (withheld while admin-muted). */
   canPublish(): boolean;
   /** Subscribes every handler; returns the function that unsubscribes them. */

@@ -50,6 +50,8 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
   const room = new Room(options);
   /** A capture made ahead of the publish right (`prepareMicrophone`), until published or released. */
   let prepared: Promise<LocalAudioTrack | undefined> | undefined;
+  /** `publishMutedMicrophone` under way. */
+  let mutedPublish: Promise<void> | undefined;
   const hasMicrophone = () =>
     room.localParticipant.getTrackPublication(Track.Source.Microphone) !== undefined;
   const release = () => {
@@ -70,6 +72,8 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
       return room.disconnect();
     },
     setMicrophoneEnabled: async (on) => {
+      // A muted publication on its way (an SOS countdown): this turns that one on or off.
+      await mutedPublish?.catch(() => undefined);
       if (!on || hasMicrophone()) release();
       const capture = prepared;
       prepared = undefined;
@@ -90,6 +94,26 @@ export const createLiveKitRoom: CreateLiveKitRoom = (options) => {
       prepared = createLocalAudioTrack(options.audioCaptureDefaults).catch(() => undefined);
     },
     releasePreparedMicrophone: release,
+    publishMutedMicrophone: () => {
+      if (hasMicrophone()) return Promise.resolve();
+      mutedPublish ??= (async () => {
+        const capture = prepared ?? createLocalAudioTrack(options.audioCaptureDefaults);
+        prepared = undefined;
+        const track = await capture;
+        if (!track) throw new Error('no microphone');
+        try {
+          // Muted before it is published: LiveKit is told so in the publication itself.
+          await track.mute();
+          await room.localParticipant.publishTrack(track, { source: Track.Source.Microphone });
+        } catch (error) {
+          track.stop();
+          throw error;
+        }
+      })().finally(() => {
+        mutedPublish = undefined;
+      });
+      return mutedPublish;
+    },
     canPublish: () => room.localParticipant.permissions?.canPublish ?? true,
     subscribe(handlers: LiveKitRoomHandlers) {
       const onState = (state: ConnectionState) => handlers.connectionStateChanged(STATES[state]);

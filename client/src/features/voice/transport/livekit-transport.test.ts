@@ -35,6 +35,13 @@ class FakeRoom implements LiveKitRoomPort {
   releasePreparedMicrophone() {
     if (this.prepared === 1) this.prepared = -1;
   }
+  /** Muted publications of the microphone (an SOS countdown). */
+  mutedPublications = 0;
+  publishMutedMicrophone() {
+    this.mutedPublications++;
+    this.prepared = 0;
+    return Promise.resolve();
+  }
   canPublish() {
     return this.publish;
   }
@@ -234,6 +241,44 @@ describe('LiveKitTransport', () => {
     await on;
     expect(rooms[0]?.prepared).toBe(-1);
     expect(rooms[0]?.mic).toEqual([false]);
+  });
+
+  it('armed for an SOS, publishes the microphone muted as soon as the right comes, and opening it is then a toggle', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    const room = rooms[0]!;
+    room.publish = false;
+    transport.armMicrophone(true);
+    // No right yet: nothing is published, the capture starts.
+    expect(room.mutedPublications).toBe(0);
+    expect(room.prepared).toBe(1);
+    room.publish = true;
+    room.handlers?.publishPermissionChanged(true);
+    expect(room.mutedPublications).toBe(1);
+    // The SOS: the microphone is turned on, on the publication already there.
+    await transport.setMicrophoneEnabled(true);
+    expect(room.mic).toEqual([true]);
+    expect(room.mutedPublications).toBe(1);
+  });
+
+  it('armed while it may publish already, publishes muted at once; disarmed before the right, lets the capture go', async () => {
+    const { transport, rooms } = setup();
+    await transport.connect('wss://lk', 'tok');
+    transport.armMicrophone(true);
+    expect(rooms[0]?.mutedPublications).toBe(1);
+
+    await transport.disconnect();
+    await transport.connect('wss://lk', 'tok');
+    const room = rooms[1]!;
+    room.publish = false;
+    transport.armMicrophone(true);
+    transport.armMicrophone(false);
+    expect(room.prepared).toBe(-1);
+    // A right that comes after Cancel publishes nothing.
+    room.publish = true;
+    room.handlers?.publishPermissionChanged(true);
+    expect(room.mutedPublications).toBe(0);
+    expect(room.mic).toEqual([]);
   });
 
   it('publishes the microphone again when an admin unmute restores the right, if the user wants it', async () => {

@@ -45,6 +45,8 @@ export class LiveKitTransport implements VoiceTransport {
   private readonly events = new TransportEvents();
   private readonly audio = new Map<string, HTMLAudioElement>();
   private speaking = new Set<string>();
+  /** An SOS countdown is on: publish muted once the right allows (decision 054). */
+  private microphoneArmed = false;
   /** Microphone requests waiting for the publish right (see PUBLISH_RIGHT_WAIT_MS). */
   private readonly rightWaiters = new Set<(granted: boolean) => void>();
 
@@ -130,6 +132,23 @@ export class LiveKitTransport implements VoiceTransport {
     await this.room?.setMicrophoneEnabled(on);
   }
 
+  armMicrophone(armed: boolean): void {
+    this.microphoneArmed = armed;
+    const room = this.room;
+    if (!room || this.microphoneWanted) return;
+    if (!armed) room.releasePreparedMicrophone();
+    else if (room.canPublish()) this.publishMuted(room);
+    // The right is on its way: capture meanwhile, publish when it comes (publishPermissionChanged).
+    else room.prepareMicrophone();
+  }
+
+  private publishMuted(room: LiveKitRoomPort): void {
+    room.publishMutedMicrophone().catch((error: unknown) => {
+      // The SOS still goes: its microphone is published when it opens, only later.
+      console.warn('voice: the SOS microphone could not be published ahead', error);
+    });
+  }
+
   private publishRightWithin(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
       const done = (granted: boolean) => {
@@ -188,7 +207,10 @@ export class LiveKitTransport implements VoiceTransport {
           this.microphoneEnabled = false;
           return;
         }
-        if (!this.microphoneWanted) return;
+        if (!this.microphoneWanted) {
+          if (this.microphoneArmed) this.publishMuted(room);
+          return;
+        }
         this.settleRightWaiters(true);
         this.microphoneEnabled = true;
         room.setMicrophoneEnabled(true).catch((error: unknown) => {

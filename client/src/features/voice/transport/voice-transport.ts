@@ -73,6 +73,13 @@ export interface VoiceTransport {
    * talking never waits for a renegotiation. Rejects with the browser's error if capture is denied.
    */
   setMicrophoneEnabled(on: boolean): Promise<void>;
+  /**
+   * An SOS countdown (decision 054): while armed, the microphone is published muted as soon as the
+   * voice server allows it, so opening it for the SOS is an unmute. Unarmed, a capture not yet
+   * published is let go; one published stays (the server takes it back with its right). Only
+   * LiveKit needs it: the built-in SFU forwards a new holder's open stream at once.
+   */
+  armMicrophone?(armed: boolean): void;
   readonly isMicrophoneEnabled: boolean;
   /** Returns the unsubscribe function. */
   on<K extends keyof VoiceTransportEvents>(

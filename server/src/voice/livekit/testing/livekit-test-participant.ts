@@ -1,6 +1,7 @@
 import {
   AddTrackRequest,
   LeaveRequest,
+  MuteTrackRequest,
   ParticipantInfo_State,
   SessionDescription,
   SignalRequest,
@@ -103,7 +104,7 @@ export class LivekitTestParticipant {
   }
 
   /** Publishes the microphone: resolves once LiveKit accepted the track and the offer. */
-  async publishMicrophone(): Promise<void> {
+  async publishMicrophone(options: { muted?: boolean } = {}): Promise<void> {
     this.send({
       case: 'addTrack',
       value: new AddTrackRequest({
@@ -112,6 +113,7 @@ export class LivekitTestParticipant {
         type: TrackType.AUDIO,
         source: TrackSource.MICROPHONE,
         disableRed: true,
+        muted: options.muted ?? false,
       }),
     });
     await this.waitFor(
@@ -134,6 +136,13 @@ export class LivekitTestParticipant {
       15_000,
       'publisher connected',
     );
+  }
+
+  /** Mutes or unmutes the published microphone, as the client itself may (MuteTrackRequest). */
+  setMuted(muted: boolean): void {
+    const sid = this.publishedSid;
+    if (sid === undefined) throw new Error('nothing published to mute');
+    this.send({ case: 'mute', value: new MuteTrackRequest({ sid, muted }) });
   }
 
   /** The sid LiveKit gave our microphone track, once published. */
