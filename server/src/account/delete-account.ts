@@ -21,6 +21,7 @@ export async function announceDeletedUser(
   await announce.endUser(deleted.userId, {
     reason: 'account_deleted',
     closedChannelIds: deleted.createdChannels.map((channel) => channel.id),
+    leftChannelIds: deleted.memberOf,
   });
   for (const channel of deleted.createdChannels) {
     await announce.channelEvent({

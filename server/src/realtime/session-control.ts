@@ -30,6 +30,8 @@ export const sessionControlSchema = z.discriminatedUnion('kind', [
     reason: z.enum(['signed_out', 'account_deleted']),
     /** Channels deleted with the account (it created them): their voice rooms and floors close. */
     closedChannelIds: z.array(z.number().int().positive()).max(10_000).optional(),
+    /** Channels the deleted account was a member of: a floor it holds there (an SOS too) ends. */
+    leftChannelIds: z.array(z.number().int().positive()).max(10_000).optional(),
   }),
   /** The user's tier (or anything `/api/auth/user` shows) changed. */
   z.object({ kind: z.literal('account_changed'), userId: id }),

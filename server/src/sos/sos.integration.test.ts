@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Channel } from '../../../protocol/channels.js';
 import type { FloorDenied, FloorState } from '../../../protocol/floor.js';
 import {
@@ -371,5 +371,9 @@ describe.each(setups)('Family SOS on $name', (setup) => {
     expect((await gus.person.client.request('/api/account', { method: 'DELETE', json: { password: 'correct horse battery' } })).status).toBeLessThan(300);
     expect(await db.select().from(sosAlerts).where(eq(sosAlerts.id, gusAlert.id))).toEqual([]);
     expect(await openAlerts(bea.person)).toEqual([]);
+    // Nobody is left to speak for it: the channel's air is free again, not at the SOS's end.
+    await vi.waitFor(async () => expect(await server.app.ctx.floor.currentHolderId(other)).toBeNull(), {
+      timeout: 5_000,
+    });
   });
 });

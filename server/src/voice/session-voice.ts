@@ -52,5 +52,9 @@ export function endVoiceOfSession(deps: {
       else voice.provider.closeRoom(channelId).catch(failed('deleted channel voice room not closed'));
       floor.channelDeleted(channelId).catch(failed('deleted channel floor not cleared'));
     }
+    // Gone from the channels they were in: a floor they hold there ends, an SOS too (nobody is
+    // left to speak for it, and its alert stays for the others to resolve).
+    for (const channelId of ended.leftChannelIds ?? [])
+      floor.userSilenced(channelId, ended.userId).catch(failed('deleted user floor not ended'));
   };
 }
