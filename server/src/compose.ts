@@ -186,6 +186,9 @@ export async function compose({
     counters,
     voice: () => voice.provider,
     arms: sosArms,
+    armed: livekitTransmissions
+      ? (channelId) => livekitTransmissions.entering(channelId)
+      : undefined,
     pushes: sosPushes(notifier),
     log: log.child({ feature: 'sos' }),
   });

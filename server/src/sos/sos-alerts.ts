@@ -59,6 +59,11 @@ export interface SosAlertsDeps {
   counters: Counters;
   /** The voice provider of now: it arms an SOS countdown (decision 054). */
   voice: () => Pick<VoiceProvider, 'setSosArmed'>;
+  /**
+   * A countdown was armed in the channel: LiveKit's recorder joins its room now, so an open
+   * channel's SOS (which has no recorder in the room before it) is kept from its first words.
+   */
+  armed?: (channelId: number) => void;
   /** Who is armed, for every instance's voice door. */
   arms: Pick<SosArms, 'mark' | 'unmark' | 'isArmed'>;
   /** The members' devices where Chirp is not open (filled in by compose from push/). */
@@ -140,7 +145,10 @@ export class SosAlerts {
     timer.unref();
     this.arms.set(key, timer);
     await this.deps.arms.mark(channelId, user.id);
-    if (await setArmed(channelId, user.id, true)) return { armed: true };
+    if (await setArmed(channelId, user.id, true)) {
+      this.deps.armed?.(channelId);
+      return { armed: true };
+    }
     this.lapseArm(channelId, user.id);
     return { armed: false };
   }

@@ -113,6 +113,23 @@ describe.runIf(livekitWithWebhooks)('an SOS on LiveKit', () => {
     expect(await mayPublish(channelId, beaVoice)).toBe(false);
   }, 60_000);
 
+  it("an open channel's countdown brings the recorder into the room, so the SOS is kept from its first words", async () => {
+    const channelId = await createChannel(owen, 'Open family');
+    await addToChannel(owen, channelId, bea);
+    const put = (path: string, json: unknown) => owen.client.request(path, { method: 'PUT', json });
+    expect((await put(`/api/channels/${channelId}/talk-mode`, { talkMode: 'open' })).status).toBe(200);
+    expect((await put(`/api/channels/${channelId}/sos`, { sos: true, sosSeconds: 10 })).status).toBe(200);
+    await join(owen, channelId);
+    const recorderIn = async () =>
+      (await server.rooms.listParticipants(`${server.prefix}${channelId}`)).some((p) =>
+        p.identity.startsWith('chirp_recorder_'),
+      );
+    expect(await recorderIn()).toBe(false);
+    const arm = await owen.client.request('/api/sos/arm', { method: 'POST', json: { channelId } });
+    expect(await arm.json()).toEqual({ armed: true });
+    await eventually(recorderIn, 'the recorder in the room');
+  });
+
   it('a modified client that unmutes its armed microphone before any SOS loses the arm at once (decision 054)', async () => {
     const channelId = await createChannel(owen, 'Walkie hostile');
     await addToChannel(owen, channelId, cal);
