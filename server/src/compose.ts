@@ -3,6 +3,8 @@ import { channelChangedSchema } from '../../protocol/sockets.js';
 import type { AppContext } from './app-context.js';
 import { CallService, type CallTimings } from './calls/call-service.js';
 import { DEFAULT_CALL_TIMINGS } from './calls/calls.js';
+import { allLiveCalls } from './calls/call-store.js';
+import { MemoryLiveCallMarks, RedisLiveCallMarks, type LiveCallMarks } from './calls/live-call-marks.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { PresenceService } from './presence/presence-service.js';
@@ -183,10 +185,15 @@ export async function compose({
     log: log.child({ feature: 'sos' }),
   });
   late.sos = sos;
+  const callMarks: LiveCallMarks = config.redisUrl
+    ? new RedisLiveCallMarks(config.redisUrl, config.redisPrefix, onRedisError)
+    : new MemoryLiveCallMarks();
+  await callMarks.seed(() => allLiveCalls(db));
   const calls = new CallService({
     db,
     bus,
     presence,
+    marks: callMarks,
     log: log.child({ feature: 'calls' }),
     timings: { ...DEFAULT_CALL_TIMINGS, ...callTimings },
     pushes: callPushes(notifier, db),
@@ -297,6 +304,7 @@ export async function compose({
       await userMessages.close();
       await presenceStore.close();
       await floorStore.close();
+      await callMarks.close();
       await counters.close();
       await bus.close();
       audio.close();
