@@ -32,7 +32,11 @@ describe.each(kinds)('live-call marks in $name', ({ open }) => {
     await marks.raise([ann, cem]);
     expect(await marks.has(ann)).toBe(true);
     await marks.lower([ann, bob]);
-    expect([await marks.has(ann), await marks.has(bob), await marks.has(cem)]).toEqual([true, false, true]);
+    expect([await marks.has(ann), await marks.has(bob), await marks.has(cem)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     await marks.lower([ann, cem]);
     await marks.lower([ann, cem]); // lowered once too often (a crash, a retry): still nothing
     await marks.raise([ann, bob]);
@@ -52,7 +56,9 @@ describe.each(kinds)('live-call marks in $name', ({ open }) => {
 describe.runIf(redisUrl)('live-call marks shared in Redis', () => {
   it('are seen by every instance, and seeded only by the first one to start', async () => {
     const shared = `chirp-marks-${randomBytes(4).toString('hex')}:`;
-    const [first, second] = [0, 1].map(() => new RedisLiveCallMarks(redisUrl!, shared, () => undefined));
+    const [first, second] = [0, 1].map(
+      () => new RedisLiveCallMarks(redisUrl!, shared, () => undefined),
+    );
     opened.push(first!, second!);
     const [ann, bob] = [randomBytes(6).toString('hex'), randomBytes(6).toString('hex')];
     await first!.seed(async () => [{ callerId: ann, receiverId: bob }]);
