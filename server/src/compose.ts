@@ -7,6 +7,11 @@ import { allLiveCalls } from './calls/call-store.js';
 import { MemoryLiveCallMarks, RedisLiveCallMarks, type LiveCallMarks } from './calls/live-call-marks.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import {
+  MemoryChannelListVersions,
+  RedisChannelListVersions,
+  type ChannelListVersions,
+} from './memberships/channel-list-versions.js';
 import { PresenceService } from './presence/presence-service.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence/presence-store.js';
 import { RedisPresenceStore } from './presence/redis-presence-store.js';
@@ -122,7 +127,17 @@ export async function compose({
       ? { url: config.redisUrl, prefix: config.redisPrefix, onError: onRedisError }
       : undefined,
   );
-  const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
+  const channelListVersions: ChannelListVersions = config.redisUrl
+    ? new RedisChannelListVersions(config.redisUrl, config.redisPrefix, onRedisError)
+    : new MemoryChannelListVersions();
+  const presence = new PresenceService({
+    db,
+    store: presenceStore,
+    versions: channelListVersions,
+    bus,
+    hub,
+    log,
+  });
   const push = new PushSender({
     db,
     keys: await loadVapidKeys(db, config.push),
@@ -303,6 +318,7 @@ export async function compose({
       await sockets.close();
       await userMessages.close();
       await presenceStore.close();
+      await channelListVersions.close();
       await floorStore.close();
       await callMarks.close();
       await counters.close();
