@@ -1,8 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelClientMessage } from '../../../protocol/sockets.js';
 import type { ChannelListVersions } from '../memberships/channel-list-versions.js';
-import { findMembership, memberRows } from '../memberships/membership-store.js';
+import { memberRows } from '../memberships/membership-store.js';
 import type { Database } from '../db/database.js';
 import { preparedPerDatabase } from '../db/prepared-query.js';
 import { channelMembers } from '../db/schema.js';
@@ -26,6 +26,21 @@ const channelIdsOfUser = preparedPerDatabase((db) =>
     .from(channelMembers)
     .where(eq(channelMembers.userId, sql.placeholder('userId')))
     .prepare('channel_ids_of_user'),
+);
+
+/** Read on every channel message (join_channel, talking): built once, run with the ids. */
+const membershipOf = preparedPerDatabase((db) =>
+  db
+    .select({ userId: channelMembers.userId })
+    .from(channelMembers)
+    .where(
+      and(
+        eq(channelMembers.channelId, sql.placeholder('channelId')),
+        eq(channelMembers.userId, sql.placeholder('userId')),
+      ),
+    )
+    .limit(1)
+    .prepare('membership_of'),
 );
 
 /** Channel lists kept (the oldest goes first): a user who drops and comes back is not read again. */
@@ -121,7 +136,8 @@ export class PresenceService implements PresenceReader {
       await this.leave(socket, channelId);
       return;
     }
-    if (!(await findMembership(this.deps.db, channelId, userId))) {
+    const [membership] = await membershipOf(this.deps.db).execute({ channelId, userId });
+    if (!membership) {
       this.deps.log.info(
         { userId, channelId, type: message.type },
         'socket message for a channel the user is not in',
