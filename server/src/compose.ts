@@ -3,8 +3,15 @@ import { channelChangedSchema } from '../../protocol/sockets.js';
 import type { AppContext } from './app-context.js';
 import { CallService, type CallTimings } from './calls/call-service.js';
 import { DEFAULT_CALL_TIMINGS } from './calls/calls.js';
+import { allLiveCalls } from './calls/call-store.js';
+import { MemoryLiveCallMarks, RedisLiveCallMarks, type LiveCallMarks } from './calls/live-call-marks.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import {
+  MemoryChannelListVersions,
+  RedisChannelListVersions,
+  type ChannelListVersions,
+} from './memberships/channel-list-versions.js';
 import { PresenceService } from './presence/presence-service.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence/presence-store.js';
 import { RedisPresenceStore } from './presence/redis-presence-store.js';
@@ -121,7 +128,17 @@ export async function compose({
       ? { url: config.redisUrl, prefix: config.redisPrefix, onError: onRedisError }
       : undefined,
   );
-  const presence = new PresenceService({ db, store: presenceStore, bus, hub, log });
+  const channelListVersions: ChannelListVersions = config.redisUrl
+    ? new RedisChannelListVersions(config.redisUrl, config.redisPrefix, onRedisError)
+    : new MemoryChannelListVersions();
+  const presence = new PresenceService({
+    db,
+    store: presenceStore,
+    versions: channelListVersions,
+    bus,
+    hub,
+    log,
+  });
   const push = new PushSender({
     db,
     keys: await loadVapidKeys(db, config.push),
@@ -193,10 +210,15 @@ export async function compose({
     log: log.child({ feature: 'sos' }),
   });
   late.sos = sos;
+  const callMarks: LiveCallMarks = config.redisUrl
+    ? new RedisLiveCallMarks(config.redisUrl, config.redisPrefix, onRedisError)
+    : new MemoryLiveCallMarks();
+  await callMarks.seed(() => allLiveCalls(db));
   const calls = new CallService({
     db,
     bus,
     presence,
+    marks: callMarks,
     log: log.child({ feature: 'calls' }),
     timings: { ...DEFAULT_CALL_TIMINGS, ...callTimings },
     pushes: callPushes(notifier, db),
@@ -306,7 +328,9 @@ export async function compose({
       await sockets.close();
       await userMessages.close();
       await presenceStore.close();
+      await channelListVersions.close();
       await floorStore.close();
+      await callMarks.close();
       await counters.close();
       await bus.close();
       audio.close();

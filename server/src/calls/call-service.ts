@@ -16,6 +16,7 @@ import type { ClientSocket } from '../realtime/client-socket.js';
 import type { PresenceReader } from '../memberships/member-presence.js';
 import { findUserById } from '../users/user-directory.js';
 import { callRoomTopic, ROOM_CLOSED } from './call-topics.js';
+import type { LiveCallMarks } from './live-call-marks.js';
 import {
   findCall,
   GIVEN_UP,
@@ -49,6 +50,8 @@ export interface CallServiceDeps {
   db: Database;
   bus: Bus;
   presence: PresenceReader;
+  /** Who may be in a live call: raised before a call is recorded, lowered after it ended. */
+  marks: LiveCallMarks;
   log: FastifyBaseLogger;
   timings: CallTimings;
   /** Push notifications of a ringing and of a missed call, to the receiver's devices. */
@@ -85,7 +88,16 @@ export class CallService {
     ]);
     if (!caller || !receiver) return refuse(DECLINE_REASONS.unavailable);
     if (await hasBlocked(db, receiverId, callerId)) return refuse(DECLINE_REASONS.unavailable);
-    const outcome = await startCall(db, { id: callId, roomName, callerId, receiverId });
+    // Raised before the row exists: a socket that finds no mark opened before the call rang, so
+    // it listens already when the ring is published.
+    const parties = [callerId, receiverId];
+    await this.deps.marks.raise(parties);
+    let outcome: Awaited<ReturnType<typeof startCall>> | undefined;
+    try {
+      outcome = await startCall(db, { id: callId, roomName, callerId, receiverId });
+    } finally {
+      if (outcome !== 'created') await this.deps.marks.lower(parties);
+    }
     if (outcome === 'busy') return refuse(DECLINE_REASONS.busy);
     if (outcome === 'taken') return refuse(DECLINE_REASONS.invalid);
 
@@ -117,6 +129,7 @@ export class CallService {
     const call = await findCall(this.deps.db, message.callId);
     if (!call || call.receiverId !== socket.userId) return;
     if (!(await transition(this.deps.db, call.id, ['ringing'], 'declined'))) return;
+    await this.ended(call);
     await this.send(call.callerId, {
       type: 'call_declined',
       callId: call.id,
@@ -141,6 +154,7 @@ export class CallService {
    * the call's notification gets Accept/Decline (only the new socket is told; the others rang already).
    */
   async socketOpened(socket: ClientSocket): Promise<void> {
+    if (!(await this.deps.marks.has(socket.userId))) return;
     for (const call of await liveCallsOf(this.deps.db, socket.userId)) {
       if (call.status !== 'ringing' || call.receiverId !== socket.userId) continue;
       const caller = await findUserById(this.deps.db, call.callerId);
@@ -151,6 +165,7 @@ export class CallService {
   /** After the user's last socket anywhere closed: their calls end unless they are back in time. */
   async socketClosed(socket: ClientSocket): Promise<void> {
     if (await this.isOnline(socket.userId)) return;
+    if (!(await this.deps.marks.has(socket.userId))) return;
     if ((await liveCallsOf(this.deps.db, socket.userId)).length === 0) return;
     this.later(this.timings.disconnectGraceMs, async () => {
       if (await this.isOnline(socket.userId)) return;
@@ -181,6 +196,7 @@ export class CallService {
       (await transition(this.deps.db, call.id, ['ringing'], 'ended', reason)) ??
       (await transition(this.deps.db, call.id, ['active'], 'ended', reason));
     if (!ended) return;
+    await this.ended(ended);
     const message: CallServerMessage = { type: 'call_ended', callId: call.id, reason };
     await this.send(call.callerId, message);
     await this.send(call.receiverId, message);
@@ -194,10 +210,16 @@ export class CallService {
 
   /** Nobody answered: the receiver's devices stop ringing and show "Missed call" (and get its push). */
   private async rangUnanswered(missed: CallRow, toCaller: CallServerMessage): Promise<void> {
+    await this.ended(missed);
     this.deps.pushes?.missed(missed);
     await this.send(missed.callerId, toCaller);
     await this.send(missed.receiverId, { type: 'call_missed', callId: missed.id });
     await this.closeRoom(missed);
+  }
+
+  /** The call left ringing and active for good (only the transition's winner gets here): unmarked. */
+  private ended(call: CallRow): Promise<void> {
+    return this.deps.marks.lower([call.callerId, call.receiverId]);
   }
 
   private async isOnline(userId: string): Promise<boolean> {

@@ -85,6 +85,14 @@ export async function liveCallsOf(db: Database, userId: string): Promise<CallRow
   return liveCallsOfUser(db).execute({ userId });
 }
 
+/** The parties of every ringing or active call (read once at start, for the live-call marks). */
+export async function allLiveCalls(db: Database): Promise<{ callerId: string; receiverId: string }[]> {
+  return db
+    .select({ callerId: calls.callerId, receiverId: calls.receiverId })
+    .from(calls)
+    .where(inArray(calls.status, LIVE));
+}
+
 /**
  * Moves a call from one of `from` to `to`. The `where status` guard makes the database the single
  * authority: of two instances (or two devices) racing, exactly one gets the row back.

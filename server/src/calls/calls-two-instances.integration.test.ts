@@ -104,4 +104,41 @@ describe.runIf(databaseUrl && redisUrl)('calls across two instances', () => {
     );
     for (const socket of [annWs, bobWs, annRtc]) await socket.close();
   });
+
+  it('rings a device that opens on the other instance after the call was placed; ends the call when its last socket there closes', async () => {
+    const ann = await signIn(a, 'Ann Alpha');
+    const bob = await signIn(b, 'Bob Beta');
+    const annWs = await TestSocket.open(ann.client);
+    const call = {
+      type: 'initiate_call',
+      callId: randomUUID(),
+      receiverId: bob.id,
+      roomName: `room-${randomUUID()}`,
+    };
+    annWs.send(call);
+    // Bob has no page open yet: the call rings for him on the server only.
+    for (;;) {
+      const history = (await (await bob.client.request('/api/calls')).json()) as { callId: string }[];
+      if (history.some((entry) => entry.callId === call.callId)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const bobWs = await TestSocket.open(bob.client);
+    await bobWs.next((m: Message) => m.type === 'incoming_call' && m.callId === call.callId);
+    bobWs.send({ type: 'call_accepted', callId: call.callId });
+    await annWs.next((m: Message) => m.type === 'call_accepted' && m.callId === call.callId);
+
+    const grace = callTimings(b.app).disconnectGraceMs;
+    callTimings(b.app).disconnectGraceMs = 300;
+    try {
+      await bobWs.close();
+      const ended = await annWs.next(
+        (m: Message) => m.type === 'call_ended' && m.callId === call.callId,
+        3000,
+      );
+      expect(ended).toMatchObject({ reason: 'disconnected' });
+    } finally {
+      callTimings(b.app).disconnectGraceMs = grace;
+    }
+    await annWs.close();
+  });
 });

@@ -159,6 +159,30 @@ describe.each(testDatabases())('one-to-one calls on $name', (database) => {
     for (const socket of [caller, opened, later]) await socket.close();
   });
 
+  it('rings a device that connects to an instance started while the call rang', async () => {
+    const ann = people.ann;
+    const bob = people.bob;
+    const caller = await TestSocket.open(ann.client);
+    const call = newCall(bob.id);
+    caller.send(call);
+    await waitForHistory(bob, call.callId, 'ongoing');
+    // A restarted server (or another instance without Redis) on the same database.
+    const restarted = await startTestServer(server.database);
+    try {
+      const bobThere = new TestClient(restarted.baseUrl);
+      for (const [name, value] of bob.client.cookies) bobThere.cookies.set(name, value);
+      const opened = await TestSocket.open(bobThere);
+      await opened.next<Message>(ofType('incoming_call', call.callId));
+      await opened.close();
+    } finally {
+      await restarted.close();
+    }
+    // The two share no bus: the caller gives up on the first one.
+    caller.send({ type: 'call_ended', callId: call.callId });
+    await waitForHistory(bob, call.callId, 'missed');
+    await caller.close();
+  });
+
   it('tells the caller when the receiver declines', async () => {
     const ann = people.ann;
     const bob = people.bob;

@@ -57,6 +57,7 @@ export function registerChannelRoutes(app: FastifyInstance): void {
     const { name } = createChannelBodySchema.parse(request.body);
     const user = await requireAdminTier(request);
     const channel = await createChannel(ctx.database.db, name, user.id);
+    await ctx.presence.channelsGained([user.id]);
     return reply.status(201).send(channel);
   });
 

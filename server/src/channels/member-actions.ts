@@ -14,7 +14,7 @@ import { revokeInvitesBy } from '../invites/invite-store.js';
 import type { Counters } from '../limits/counters.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { findUserByEmail, findUserById } from '../users/user-directory.js';
-import type { PresenceReader } from '../memberships/member-presence.js';
+import type { ChannelGains, PresenceReader } from '../memberships/member-presence.js';
 import { loadMember } from '../memberships/member-view.js';
 import { deleteMembership, setMuted } from '../memberships/membership-store.js';
 import { recordRemoval } from '../memberships/removal-store.js';
@@ -27,8 +27,8 @@ export interface AddMemberDeps {
   db: Database;
   /** The self-join allowance per person and day, shared across instances. */
   counters: Pick<Counters, 'counter'>;
-  /** For the new member's card. */
-  presence: PresenceReader;
+  /** For the new member's card; told first that they gained the channel. */
+  presence: PresenceReader & ChannelGains;
   channelEvents: Publish;
   /** One added by an admin is told on their devices where Chirp is not open. */
   pushes?: { added(channelId: number, byId: string, userId: string): void } | undefined;
@@ -94,6 +94,7 @@ export async function addMember(
     if (!(await admitMember(tx, channelId, targetId, door)))
       throw conflict('User is already a member of this channel');
   });
+  await deps.presence.channelsGained([targetId]);
   const member = await loadMember(db, deps.presence, channelId, targetId);
   if (!member) throw notFound('User not found'); // removed again in between
   if (door.kind === 'added-by-admin' && targetId !== access.user.id)

@@ -36,6 +36,7 @@ export function registerConversationRoutes(app: FastifyInstance): void {
     const user = await requireUser(request);
     const { db } = ctx.database;
     const channel = await startConversation(db, user.id, userId);
+    await ctx.presence.channelsGained([user.id, userId]);
     const view = await conversationView({ db, transmissions: ctx.transmissions }, user, {
       channel,
       otherId: userId,

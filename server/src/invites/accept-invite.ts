@@ -2,7 +2,7 @@ import { admitMember } from '../access/member-admission.js';
 import { loadMember } from '../memberships/member-view.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import type { PresenceReader } from '../memberships/member-presence.js';
+import type { ChannelGains, PresenceReader } from '../memberships/member-presence.js';
 import type { ChannelEvents } from '../realtime/channel-events.js';
 import { INVALID_INVITE_MESSAGE } from '../../../protocol/invites.js';
 import { findLiveInvite } from './invite-store.js';
@@ -10,7 +10,8 @@ import { findLiveInvite } from './invite-store.js';
 /** What accepting an invite touches: the invite and membership, the new member's card, the event. */
 export interface AcceptInviteDeps {
   db: Database;
-  presence: PresenceReader;
+  /** For the new member's card; told first that they gained the channel. */
+  presence: PresenceReader & ChannelGains;
   channelEvents: Pick<ChannelEvents, 'publish'>;
 }
 
@@ -35,6 +36,7 @@ export async function acceptInvite(
     };
   });
   if (added.isNew) {
+    await deps.presence.channelsGained([userId]);
     const member = await loadMember(db, deps.presence, added.channelId, userId);
     if (member)
       deps.channelEvents.publish({ type: 'member_added', channelId: added.channelId, member });

@@ -17,6 +17,14 @@ export interface PresenceReader {
   ): Promise<ReadonlyMap<string, MemberPresence>>;
 }
 
+/**
+ * Told that users gained a channel, after the membership is committed and before their card in it
+ * is read: presence then reads their channels again when they go online or offline (decision 053).
+ */
+export interface ChannelGains {
+  channelsGained(userIds: readonly string[]): Promise<void>;
+}
+
 export const OFFLINE: MemberPresence = Object.freeze({
   isOnline: false,
   isActiveInChannel: false,

@@ -6,6 +6,7 @@ import {
   setTier,
   signIn,
   signInOwner,
+  startConversation,
   type Person,
 } from '../testing/people.js';
 import { testDatabases } from '../testing/test-databases.js';
@@ -86,5 +87,62 @@ describe.each(testDatabases())('member updates on $name', (database) => {
     await laptop.close();
     await watcher.next<MemberUpdate>((m) => m.member?.id === bea.id && !m.member.isOnline);
     await watcher.close();
+  });
+
+  it('shows a member offline in a channel they gained while online: added, created, a conversation or an invite', async () => {
+    const cal = await signIn(server, 'Cal Watcher', 'cal@example.com');
+    const offlineIn = (socket: TestSocket, person: Person, channel: number) =>
+      socket.next<MemberUpdate>(
+        (m) =>
+          m.type === 'member_update' &&
+          m.channelId === channel &&
+          m.member.id === person.id &&
+          !m.member.isOnline,
+      );
+    // Both are online before they gain the channel, so their channels were read without it.
+    const beaWs = await TestSocket.open(bea.client);
+    const ownerWs = await TestSocket.open(owner.client);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const later = await createChannel(owner, 'Later');
+    await addToChannel(owner, later, bea);
+    await addToChannel(owner, later, cal);
+    const calWs = await TestSocket.open(cal.client);
+    calWs.send({ type: 'join_channel', channelId: later });
+    await calWs.next<MemberUpdate>((m) => m.type === 'member_update' && m.member.id === cal.id);
+
+    await beaWs.close();
+    await offlineIn(calWs, bea, later);
+    await ownerWs.close();
+    await offlineIn(calWs, owner, later);
+
+    const beaAgain = await TestSocket.open(bea.client);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const direct = await startConversation(cal, bea);
+    calWs.send({ type: 'join_channel', channelId: direct });
+    await calWs.next<MemberUpdate>(
+      (m) => m.type === 'member_update' && m.channelId === direct && m.member.id === cal.id,
+    );
+    await beaAgain.close();
+    await offlineIn(calWs, bea, direct);
+
+    // By an invite link.
+    const dan = await signIn(server, 'Dan Invited', 'dan@example.com');
+    const danWs = await TestSocket.open(dan.client);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const generated = await owner.client.request('/api/invite/generate', {
+      method: 'POST',
+      json: { channelId: later },
+    });
+    const token = new URL(
+      ((await generated.json()) as { inviteUrl: string }).inviteUrl,
+    ).searchParams.get('invite');
+    const accepted = await dan.client.request('/api/invite/accept', {
+      method: 'POST',
+      json: { token },
+    });
+    expect(accepted.status).toBe(200);
+    await danWs.close();
+    await offlineIn(calWs, dan, later);
+    await calWs.close();
   });
 });

@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelClientMessage } from '../../../protocol/sockets.js';
-import { findMembership, memberRows } from '../memberships/membership-store.js';
+import type { ChannelListVersions } from '../memberships/channel-list-versions.js';
+import { memberRows } from '../memberships/membership-store.js';
 import type { Database } from '../db/database.js';
 import { preparedPerDatabase } from '../db/prepared-query.js';
 import { channelMembers } from '../db/schema.js';
@@ -27,6 +28,24 @@ const channelIdsOfUser = preparedPerDatabase((db) =>
     .prepare('channel_ids_of_user'),
 );
 
+/** Read on every channel message (join_channel, talking): built once, run with the ids. */
+const membershipOf = preparedPerDatabase((db) =>
+  db
+    .select({ userId: channelMembers.userId })
+    .from(channelMembers)
+    .where(
+      and(
+        eq(channelMembers.channelId, sql.placeholder('channelId')),
+        eq(channelMembers.userId, sql.placeholder('userId')),
+      ),
+    )
+    .limit(1)
+    .prepare('membership_of'),
+);
+
+/** Channel lists kept (the oldest goes first): a user who drops and comes back is not read again. */
+const KEPT_CHANNEL_LISTS = 50_000;
+
 /**
  * Live presence (DESIGN §3 "Members and presence"): online while a `/ws` socket is open anywhere,
  * active in a channel after join_channel, talking after start_talking. A change of what a channel's
@@ -36,11 +55,15 @@ const channelIdsOfUser = preparedPerDatabase((db) =>
 export class PresenceService implements PresenceReader {
   private readonly tracker = new PresenceTracker();
   private readonly announcer: MemberAnnouncer;
+  /** Each user's channels as read under their channel-list token (decision 053). */
+  private readonly channelLists = new Map<string, { token: string; channels: Set<number> }>();
 
   constructor(
     private readonly deps: {
       db: Database;
       store: PresenceStore;
+      /** Changes when a user gains a channel, on whichever instance. */
+      versions: ChannelListVersions;
       bus: Bus;
       hub: SocketHub;
       log: FastifyBaseLogger;
@@ -113,7 +136,8 @@ export class PresenceService implements PresenceReader {
       await this.leave(socket, channelId);
       return;
     }
-    if (!(await findMembership(this.deps.db, channelId, userId))) {
+    const [membership] = await membershipOf(this.deps.db).execute({ channelId, userId });
+    if (!membership) {
       this.deps.log.info(
         { userId, channelId, type: message.type },
         'socket message for a channel the user is not in',
@@ -136,6 +160,14 @@ export class PresenceService implements PresenceReader {
   /** The socket's page became visible or hidden: shared with every instance (no one else is told). */
   async setVisible(socket: ClientSocket, visible: boolean): Promise<void> {
     if (this.tracker.setVisible(socket.id, visible)) await this.save(socket.userId);
+  }
+
+  /**
+   * The users gained a channel: told after the membership is committed and before their card in it
+   * is read, so the next going online or offline on any instance reads their channels again.
+   */
+  channelsGained(userIds: readonly string[]): Promise<void> {
+    return this.deps.versions.bump(userIds);
   }
 
   /** Whether the socket joined the channel (a member's join_channel). */
@@ -194,9 +226,25 @@ export class PresenceService implements PresenceReader {
     }
   }
 
+  /**
+   * The user's channels, read once per channel-list token: after a save, so a channel gained before
+   * this read the token changed (bumped after its commit) or its new card was read after the save.
+   * A channel the user lost may still be listed: its member rows no longer hold them, so announcing
+   * there sends nothing.
+   */
   private async channelsOf(userId: string): Promise<Set<number>> {
+    const token = await this.deps.versions.read(userId);
+    const kept = this.channelLists.get(userId);
+    if (kept?.token === token) return kept.channels;
     const rows = await channelIdsOfUser(this.deps.db).execute({ userId });
-    return new Set(rows.map((row) => row.channelId));
+    const channels = new Set(rows.map((row) => row.channelId));
+    this.channelLists.delete(userId);
+    this.channelLists.set(userId, { token, channels });
+    if (this.channelLists.size > KEPT_CHANNEL_LISTS) {
+      const oldest = this.channelLists.keys().next();
+      if (!oldest.done) this.channelLists.delete(oldest.value);
+    }
+    return channels;
   }
 
   /** Saves this instance's view of the user; answers the states before and after, everywhere. */

@@ -165,8 +165,13 @@ function sessionSocket(
     send: (message) => {
       if (open()) write(JSON.stringify(message));
     },
+    // The frame made once for every socket it reaches, written as it is: `ws` would build the same
+    // header again for each socket. It keeps its place among `ws`'s own writes, which are made at
+    // once too (no permessage-deflate is offered, so `ws` never holds a message back).
     sendShared: (frame: SharedFrame) => {
-      if (open()) write(frame.data);
+      if (!open()) return;
+      holdWrites();
+      connection.write(frame.wire);
     },
     close: (code, reason) => ws.close(code, reason),
   };

@@ -78,6 +78,18 @@ describe.runIf(databaseUrl && redisUrl)('two instances on PostgreSQL and Redis',
 
     await talker.close();
     await watcher.next<MemberUpdate>((m) => m.type === 'member_update' && m.member.id === beaId && !m.member.isOnline);
+
+    // Bea gains a channel through instance A while online on B: B reads her channels again when she leaves.
+    const again = await TestSocket.open(bea);
+    await watcher.next<MemberUpdate>((m) => m.type === 'member_update' && m.member.id === beaId && m.member.isOnline);
+    const later = (await (await owner.request('/api/channels', { method: 'POST', json: { name: 'Later' } })).json()) as { id: number };
+    await owner.request(`/api/channels/${later.id}/members`, { method: 'POST', json: { userId: beaId } });
+    watcher.send({ type: 'join_channel', channelId: later.id });
+    await watcher.next<MemberUpdate>((m) => m.type === 'member_update' && m.channelId === later.id && m.member.id === ownerId);
+    await again.close();
+    await watcher.next<MemberUpdate>(
+      (m) => m.type === 'member_update' && m.channelId === later.id && m.member.id === beaId && !m.member.isOnline,
+    );
     await watcher.close();
   });
 
