@@ -135,8 +135,8 @@ export class SosAlerts {
    */
   async arm(user: SessionUser, channelId: number): Promise<SosArmResponse> {
     await this.sosChannelOf(user, channelId);
-    const setArmed = this.deps.voice().setSosArmed;
-    if (!setArmed) return { armed: false };
+    const voice = this.deps.voice();
+    if (!voice.setSosArmed) return { armed: false };
     const armed = await this.deps.counters.counter('sos-arm', SOS_ARM_WINDOW_S).penalty(user.id);
     if (armed.consumedPoints > SOS_ARMS_PER_WINDOW) throw tooManyRequests(SOS_TOO_MANY_ARMS);
     const key = armKey(channelId, user.id);
@@ -145,7 +145,7 @@ export class SosAlerts {
     timer.unref();
     this.arms.set(key, timer);
     await this.deps.arms.mark(channelId, user.id);
-    if (await setArmed(channelId, user.id, true)) {
+    if (await voice.setSosArmed(channelId, user.id, true)) {
       this.deps.armed?.(channelId);
       return { armed: true };
     }
