@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { TestServer } from '../testing/test-server.js';
+import { startTwoInstances, type TwoInstances } from '../testing/two-instances.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { callTimings } from './calls.js';
 
@@ -18,36 +17,17 @@ type Message = Record<string, unknown> & { type: string };
  * are set.
  */
 describe.runIf(databaseUrl && redisUrl)('calls across two instances', () => {
-  const prefix = `chirp-calls-${randomBytes(4).toString('hex')}:`;
-  const dbName = `chirp_calls_${randomBytes(4).toString('hex')}`;
   let a: TestServer;
   let b: TestServer;
+  let instances: TwoInstances | undefined;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${dbName}`;
-    const env = {
-      REDIS_URL: redisUrl!,
-      REDIS_PREFIX: prefix,
-      SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789',
-    };
-    a = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
-    b = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
+    instances = await startTwoInstances({ databaseUrl: databaseUrl!, label: 'calls', redisUrl: redisUrl! });
+    ({ a, b } = instances);
   });
 
   afterAll(async () => {
-    for (const server of [a, b]) {
-      await server?.close();
-      await server?.database.close();
-    }
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await instances?.close();
   });
 
   async function signIn(server: TestServer, name: string) {

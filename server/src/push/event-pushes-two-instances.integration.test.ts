@@ -1,11 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../db/database.js';
 import { TestClient } from '../testing/http-client.js';
 import { channelMembers, channels } from '../db/schema.js';
 import { signIn, type Person } from '../testing/people.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { TestServer } from '../testing/test-server.js';
+import { startTwoInstances, type TwoInstances } from '../testing/two-instances.js';
 import { TestSocket, WAIT_FOR_MESSAGE_MS } from '../testing/test-socket.js';
 import { keepAndAnnounce } from '../transmissions/keep-transmissions.js';
 import { TransmissionRecording } from '../transmissions/transmission-recording.js';
@@ -22,40 +21,25 @@ const redisUrl = process.env.TEST_REDIS_URL;
  * per device. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 describe.runIf(databaseUrl && redisUrl)('push notifications across two instances', () => {
-  const prefix = `chirp-push-${randomBytes(4).toString('hex')}:`;
-  const dbName = `chirp_push_events_${randomBytes(4).toString('hex')}`;
   let a: TestServer;
   let b: TestServer;
+  let instances: TwoInstances | undefined;
   let pushService: LocalPushService;
   let devices: PushDevices;
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
     pushService = await LocalPushService.start();
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${dbName}`;
-    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: prefix, SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789' };
-    a = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env, { pushAgent: pushService.agent });
-    b = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env, { pushAgent: pushService.agent });
+    instances = await startTwoInstances({ databaseUrl: databaseUrl!, label: 'push_events', redisUrl: redisUrl!, server: { pushAgent: pushService.agent } });
+    ({ a, b } = instances);
     devices = new PushDevices(pushService, () => a);
   });
 
   afterAll(async () => {
     for (const socket of sockets) await socket.close();
     await devices?.close();
-    for (const server of [a, b]) {
-      await server?.close();
-      await server?.database.close();
-    }
+    await instances?.close();
     await pushService?.close();
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
   });
 
   /** The person's session, used through the other instance (a load balancer may send it anywhere). */

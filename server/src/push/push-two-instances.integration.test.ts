@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushPublicKeySchema } from '../../../protocol/push.js';
 import { openDatabase } from '../db/database.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { SHARED_SESSION_SECRET, scratchPostgres, type ScratchPostgres } from '../testing/two-instances.js';
 import { DeviceKeys, LocalPushService } from './testing/local-push-service.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -15,23 +15,18 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
  * signed with that key. Runs when TEST_DATABASE_URL is set.
  */
 describe.runIf(databaseUrl)('Web Push keys across two instances', () => {
-  const dbName = `chirp_push_${randomBytes(4).toString('hex')}`;
+  let database: ScratchPostgres | undefined;
   let a: TestServer;
   let b: TestServer;
   let pushService: LocalPushService;
 
   beforeAll(async () => {
     pushService = await LocalPushService.start();
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${dbName}`;
-    const env = { SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789' };
+    database = await scratchPostgres(databaseUrl!, 'push');
+    const env = { SESSION_SECRET: SHARED_SESSION_SECRET };
     // Migrated one after the other, as a rolling start would; the servers then start together.
-    const first = await openDatabase({ url: url.href, dataDir: '/tmp' });
-    const second = await openDatabase({ url: url.href, dataDir: '/tmp' });
+    const first = await openDatabase({ url: database.url, dataDir: '/tmp' });
+    const second = await openDatabase({ url: database.url, dataDir: '/tmp' });
     [a, b] = await Promise.all([
       startTestServer(first, env, { pushAgent: pushService.agent }),
       startTestServer(second, env, { pushAgent: pushService.agent }),
@@ -44,10 +39,7 @@ describe.runIf(databaseUrl)('Web Push keys across two instances', () => {
       await server?.database.close();
     }
     await pushService?.close();
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it('both sign with the one key pair, so a device subscribed through A receives what B sends', async () => {

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberUpdate } from '../../../protocol/sockets.js';
-import { openDatabase } from '../db/database.js';
 import { RedisPresenceStore } from '../presence/redis-presence-store.js';
 import { TestClient, signInBuiltIn } from '../testing/http-client.js';
 import { claimServer } from '../testing/owner.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { TestServer } from '../testing/test-server.js';
+import { startTwoInstances, type TwoInstances } from '../testing/two-instances.js';
 import { TestSocket } from '../testing/test-socket.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -18,32 +17,19 @@ const redisUrl = process.env.TEST_REDIS_URL;
  * when TEST_DATABASE_URL and TEST_REDIS_URL are set (CI sets them).
  */
 describe.runIf(databaseUrl && redisUrl)('two instances on PostgreSQL and Redis', () => {
-  const prefix = `chirp-test-${randomBytes(4).toString('hex')}:`;
-  const dbName = `chirp_two_${randomBytes(4).toString('hex')}`;
   let a: TestServer;
   let b: TestServer;
+  let instances: TwoInstances | undefined;
+  let prefix = '';
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${dbName}`;
-    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: prefix, SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789' };
-    a = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
-    b = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
+    instances = await startTwoInstances({ databaseUrl: databaseUrl!, label: 'two', redisUrl: redisUrl! });
+    ({ a, b } = instances);
+    prefix = instances.prefix;
   });
 
   afterAll(async () => {
-    for (const server of [a, b]) {
-      await server?.close();
-      await server?.database.close();
-    }
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await instances?.close();
   });
 
   it('shows a member on instance B going online and talking to a user on instance A, and pokes cross', async () => {

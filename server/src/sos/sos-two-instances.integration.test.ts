@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorState } from '../../../protocol/floor.js';
 import type { SosAlert } from '../../../protocol/sos.js';
-import { openDatabase } from '../db/database.js';
 import { TestClient } from '../testing/http-client.js';
 import { channelMembers, channels } from '../db/schema.js';
 import { signIn, type Person } from '../testing/people.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { TestServer } from '../testing/test-server.js';
+import { startTwoInstances, type TwoInstances } from '../testing/two-instances.js';
 import { TestSocket } from '../testing/test-socket.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -20,33 +18,18 @@ const redisUrl = process.env.TEST_REDIS_URL;
  * TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 describe.runIf(databaseUrl && redisUrl)('Family SOS across two instances', () => {
-  const prefix = `chirp-sos-${randomBytes(4).toString('hex')}:`;
-  const dbName = `chirp_sos_${randomBytes(4).toString('hex')}`;
   let a: TestServer;
   let b: TestServer;
+  let instances: TwoInstances | undefined;
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${dbName}`;
-    const env = { REDIS_URL: redisUrl!, REDIS_PREFIX: prefix, SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789' };
-    a = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
-    b = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
+    instances = await startTwoInstances({ databaseUrl: databaseUrl!, label: 'sos', redisUrl: redisUrl! });
+    ({ a, b } = instances);
   });
   afterAll(async () => {
     for (const socket of sockets) await socket.close();
-    for (const server of [a, b]) {
-      await server?.close();
-      await server?.database.close();
-    }
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await instances?.close();
   });
 
   /** The person's session, used through the other instance (a load balancer may send it anywhere). */

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorState } from '../../../protocol/floor.js';
 import type { TransmissionsResponse } from '../../../protocol/transmissions.js';
-import { openDatabase } from '../db/database.js';
 import { claimServer } from '../testing/owner.js';
 import { addToChannel, createChannel, signIn, type Person } from '../testing/people.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { TestServer } from '../testing/test-server.js';
+import { startTwoInstances, type TwoInstances } from '../testing/two-instances.js';
 import { TestSocket } from '../testing/test-socket.js';
 import { joinVoice } from '../testing/voice-join.js';
 import { opusPacketFactory } from '../voice/sfu/testing/sfu-test-server.js';
@@ -22,36 +20,22 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
  * there). Runs when TEST_DATABASE_URL is set.
  */
 describe.runIf(databaseUrl).each(testAudioStores())('kept voice across two instances, audio in $name', (store) => {
-  const dbName = `chirp_kept_${randomBytes(4).toString('hex')}`;
   let a: TestServer;
   let b: TestServer;
+  let instances: TwoInstances | undefined;
   const voices: WeriftVoiceClient[] = [];
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${dbName}`;
     // One store for both (the same bucket and prefix), as a deployment configures its instances.
-    const env = { ...store.env(), SESSION_SECRET: 'a-shared-secret-for-both-instances-0123456789' };
-    a = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
-    b = await startTestServer(await openDatabase({ url: url.href, dataDir: '/tmp' }), env);
+    instances = await startTwoInstances({ databaseUrl: databaseUrl!, label: 'kept', env: store.env() });
+    ({ a, b } = instances);
   });
 
   afterAll(async () => {
     await Promise.all(voices.map((voice) => voice.close()));
     await Promise.all(sockets.map((socket) => socket.close()));
-    for (const server of [a, b]) {
-      await server?.close();
-      await server?.database.close();
-    }
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await instances?.close();
   });
 
   it('a transmission recorded on instance A plays from instance B', async () => {
