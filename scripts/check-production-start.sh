@@ -25,7 +25,8 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -p "$work/app/server"
-cp package.json package-lock.json "$work/app/"
+# .npmrc too: its log level keeps the Node 22 engine notes of three dependencies out of the output.
+cp package.json package-lock.json .npmrc "$work/app/"
 cp -r dist "$work/app/dist"
 cp -r server/drizzle "$work/app/server/drizzle"
 cd "$work/app"
