@@ -85,7 +85,7 @@ export interface SosAlertsDeps {
  */
 export class SosAlerts {
   /** SOS arms granted by this instance (`channelId:userId`) and their lapse timers. */
-  private readonly arms = new Map<string, NodeJS.Timeout>();
+  private readonly armTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly deps: SosAlertsDeps) {}
 
@@ -140,10 +140,10 @@ export class SosAlerts {
     const armed = await this.deps.counters.counter('sos-arm', SOS_ARM_WINDOW_S).penalty(user.id);
     if (armed.consumedPoints > SOS_ARMS_PER_WINDOW) throw tooManyRequests(SOS_TOO_MANY_ARMS);
     const key = armKey(channelId, user.id);
-    clearTimeout(this.arms.get(key));
+    clearTimeout(this.armTimers.get(key));
     const timer = setTimeout(() => this.lapseArm(channelId, user.id), SOS_ARM_MS);
     timer.unref();
-    this.arms.set(key, timer);
+    this.armTimers.set(key, timer);
     await this.deps.arms.mark(channelId, user.id);
     if (await voice.setSosArmed(channelId, user.id, true)) {
       this.deps.armed?.(channelId);
@@ -180,7 +180,7 @@ export class SosAlerts {
 
   /** The arm ends (its time is up, an SOS was raised, or Cancel); never throws. */
   private lapseArm(channelId: number, userId: string): void {
-    if (!this.arms.has(armKey(channelId, userId))) return;
+    if (!this.armTimers.has(armKey(channelId, userId))) return;
     this.unarm(channelId, userId).catch((error: unknown) =>
       this.deps.log.error({ err: error, channelId, userId }, 'SOS arm not taken back'),
     );
@@ -188,8 +188,8 @@ export class SosAlerts {
 
   private async unarm(channelId: number, userId: string): Promise<void> {
     const key = armKey(channelId, userId);
-    clearTimeout(this.arms.get(key));
-    this.arms.delete(key);
+    clearTimeout(this.armTimers.get(key));
+    this.armTimers.delete(key);
     await this.deps.arms.unmark(channelId, userId);
     await this.deps.voice().setSosArmed?.(channelId, userId, false);
   }

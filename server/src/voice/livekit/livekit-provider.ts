@@ -241,11 +241,12 @@ export function createLivekitProvider(
     async setSosArmed(channelId, userId, armed) {
       const identities = await identitiesOf(channelId, userId);
       if (identities.length === 0) return false;
-      const [floor, mutedIds] = await Promise.all([
-        roomFloorNow(channelId),
-        armed ? ([] as string[]) : mutedUserIds(db, channelId),
-      ]);
-      const state = { muted: mutedIds.includes(userId), floor, sosArmed: armed };
+      const state: LivekitRightsState = armed
+        ? // The arm lets them publish whatever the floor and the mute say: neither is read.
+          { muted: false, floor: { walkie: true, holderId: null }, sosArmed: true }
+        : await Promise.all([roomFloorNow(channelId), mutedUserIds(db, channelId)]).then(
+            ([floor, mutedIds]) => ({ muted: mutedIds.includes(userId), floor }),
+          );
       await Promise.all(identities.map((identity) => applyRights(channelId, identity, state)));
       return true;
     },
