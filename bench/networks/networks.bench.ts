@@ -60,6 +60,12 @@ const CONDITIONS: { name: string; conditions: LinkConditions }[] = [
       ]),
 ];
 
+// BENCH_CONDITIONS='20 % loss,bursts' measures only the conditions whose names start so.
+const onlyConditions = process.env.BENCH_CONDITIONS?.split(',');
+const measuredConditions = onlyConditions
+  ? CONDITIONS.filter(({ name }) => onlyConditions.some((start) => name.startsWith(start)))
+  : CONDITIONS;
+
 const binary = process.env.TEST_LIVEKIT_BINARY;
 if (!binary) {
   console.log(
@@ -163,7 +169,13 @@ async function sfuPath(): Promise<Path> {
 async function livekitPath(): Promise<Path> {
   const talker = await openPage();
   const listener = await openPage('LiveKit');
-  await joinLivekitRoom({ url: livekit.url, keys, roomName: 'chirp-networks-bench', talker, listener });
+  await joinLivekitRoom({
+    url: livekit.url,
+    keys,
+    roomName: 'chirp-networks-bench',
+    talker,
+    listener,
+  });
   return {
     name: 'LiveKit',
     talker,
@@ -284,7 +296,7 @@ try {
     if (!only || only.includes(name)) paths.push(await make());
   await sleep(2_000);
   let seed = 1;
-  for (const { name, conditions } of CONDITIONS) {
+  for (const { name, conditions } of measuredConditions) {
     for (const path of paths) for (const link of path.links) relay.setConditions(link, conditions);
     await sleep(1_500);
     const row = new Map<string, Figures>();
@@ -330,7 +342,7 @@ try {
           `${name} press-to-hear minus mouth-to-ear at ${condition}: ${(f.pressP50 - f.mouthP50).toFixed(0)} ms`,
         );
     }
-  for (const [name, f] of results.get('clean')!)
+  for (const [name, f] of results.get('clean') ?? [])
     console.log(
       `${name} bits while silent / talking (clean): ${ratio(f.silentKbps, f.talkingKbps)}`,
     );
