@@ -46,6 +46,19 @@ describe('speech continuity', () => {
     expect(result.score).toBeCloseTo(0.8, 2);
   });
 
+  it('follows the speech when the jitter buffer stretches time, without counting a word lost', () => {
+    const samples = render(plan, 40);
+    // 12 ms of silence inserted a second in: everything after is heard 12 ms later.
+    const at = ((40 + 1_000) * RATE) / 1000;
+    const gap = (12 * RATE) / 1000;
+    const stretched = new Float32Array(samples.length + gap);
+    stretched.set(samples.subarray(0, at));
+    stretched.set(samples.subarray(at), at + gap);
+    const result = scoreContinuity(stretched, RATE, plan, 0, 200);
+    // Only the frame the gap fell in, and the block's frames around the shift, can miss.
+    expect(result.score).toBeGreaterThan(0.97);
+  });
+
   it('does not count a frame played at half its level', () => {
     const samples = render(plan, 0);
     for (let i = 0; i < frameSamples; i++) samples[i] = samples[i]! / 2;
