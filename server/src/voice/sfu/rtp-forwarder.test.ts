@@ -3,7 +3,7 @@ import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RtpPacket, type GenericNack } from 'werift';
 import { RedEncoder, parseRed } from './opus-red.js';
-import type { ForwardedPacket } from './rtp-forwarder.js';
+import { RED_AFTER_LOSS_PACKETS, type ForwardedPacket } from './rtp-forwarder.js';
 import { SenderReports } from './sender-reports.js';
 import { selfKeyedSrtpSession } from './testing/self-keyed-srtp-session.js';
 import { standInForwarder } from './testing/stand-in-forwarder.js';
@@ -98,23 +98,54 @@ describe('RtpForwarder (one talker towards one listener)', () => {
   it('sends RED to a listener that negotiated it and the plain Opus frame to one that did not', async () => {
     const [plain, red] = await Promise.all([listener(0x1), listener(0x2, true)]);
     const encoder = new RedEncoder(2, 1000);
-    const sent = [0, 1, 2].map((i) => {
+    const sent = [0, 1, 2, 3, 4].map((i) => {
       const p = packet(7, 500 + i, 96_000 + 960 * i);
       return { ...p, red: encoder.encode(p.header.sequenceNumber, p.header.timestamp, p.payload) };
     });
-    for (const p of sent) {
+    const send = (p: ForwardedPacket) => {
       plain.forwarder.send(p);
       red.forwarder.send(p);
-    }
-    const [gotPlain, gotRed] = await Promise.all([plain.arrived(3), red.arrived(3)]);
+    };
+    for (const p of sent.slice(0, 3)) send(p);
+    await red.arrived(3);
+    // The RED listener reports a loss: from now on its packets repeat the frames before them.
+    red.sender.onGenericNack.execute({ lost: [] } as unknown as GenericNack);
+    for (const p of sent.slice(3)) send(p);
+    const [gotPlain, gotRed] = await Promise.all([plain.arrived(5), red.arrived(5)]);
 
-    expect(gotPlain.map((p) => p.header.payloadType)).toEqual([111, 111, 111]);
+    expect(gotPlain.map((p) => p.header.payloadType)).toEqual([111, 111, 111, 111, 111]);
     expect(gotPlain.map((p) => p.payload)).toEqual(sent.map((p) => p.payload));
-    expect(gotRed.map((p) => p.header.payloadType)).toEqual([63, 63, 63]);
-    // The third packet carries the two frames before it, then its own.
-    const blocks = parseRed(gotRed[2]!.payload)!;
-    expect(blocks.map((b) => b.payload)).toEqual(sent.map((p) => p.payload));
+    expect(gotRed.map((p) => p.header.payloadType)).toEqual([63, 63, 63, 63, 63]);
+    // Before the loss, each frame alone; after it, the two frames before it, then its own.
+    for (const [i, p] of gotRed.slice(0, 3).entries())
+      expect(parseRed(p.payload)).toEqual([
+        { payloadType: 111, timestampOffset: 0, payload: sent[i]!.payload },
+      ]);
+    const blocks = parseRed(gotRed[4]!.payload)!;
+    expect(blocks.map((b) => b.payload)).toEqual(sent.slice(2).map((p) => p.payload));
     expect(blocks.map((b) => b.timestampOffset)).toEqual([1920, 960, 0]);
+  });
+
+  it('stops repeating earlier frames once the listener has lost nothing for RED_AFTER_LOSS_PACKETS packets', async () => {
+    const red = await listener(0x4, true);
+    const encoder = new RedEncoder(1, 1000);
+    red.sender.onGenericNack.execute({ lost: [] } as unknown as GenericNack);
+    const count = RED_AFTER_LOSS_PACKETS + 2;
+    let got: RtpPacket[] = [];
+    for (let i = 0; i < count; i++) {
+      const p = packet(7, i, 960 * i);
+      red.forwarder.send({
+        ...p,
+        red: encoder.encode(p.header.sequenceNumber, p.header.timestamp, p.payload),
+      });
+      // A few at a time, so that no datagram overflows the receiving socket's buffer.
+      if (i % 20 === 19 || i === count - 1) got = await red.arrived(i + 1);
+    }
+    const blocksOf = (i: number) => parseRed(got[i]!.payload)!.length;
+    expect(blocksOf(1)).toBe(2);
+    expect(blocksOf(RED_AFTER_LOSS_PACKETS - 1)).toBe(2);
+    expect(blocksOf(RED_AFTER_LOSS_PACKETS)).toBe(1);
+    expect(blocksOf(count - 1)).toBe(1);
   });
 
   it('wraps a frame that has no RED form (silence after an admin mute) for a RED listener', async () => {

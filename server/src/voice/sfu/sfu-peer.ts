@@ -80,7 +80,7 @@ export class SfuPeer {
     this.pc = new RTCPeerConnection(options.config);
     this.pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
-        // Consent checks are answered, and RTCP dropped, before werift from now on.
+        // Consent checks are answered before werift from now on (RTCP goes on to it, for NACKs).
         interceptDatagrams(this.pc);
       }
       if (state !== 'new' && state !== 'connecting') this.wakeSettleWaiters();

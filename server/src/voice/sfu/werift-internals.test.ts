@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { isRtcp, reportingSender } from './werift-internals.js';
 
-describe('isRtcp (datagrams dropped before werift)', () => {
+describe('isRtcp (RTCP told apart from RTP on one socket)', () => {
   it('never takes the browser’s Opus RTP for RTCP, with or without the marker bit', () => {
     for (const marker of [false, true])
       for (const payloadType of [96, 100, 109, 111, 127]) {

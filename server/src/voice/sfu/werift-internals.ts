@@ -16,7 +16,7 @@ import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
  * Every werift 0.24 internal the SFU reads, writes or wraps, in one place: the one file to check on
  * a werift upgrade. The negotiated SRTP session keys, the nominated ICE pair's UDP socket, the SRTP
  * profile preference, a sender's report counters, the ICE agent's credentials and sockets (consent
- * answers, RTCP dropped), and the ICE-restart gap. Each accessor checks the shape it expects and
+ * answers), and the ICE-restart gap. Each accessor checks the shape it expects and
  * answers `undefined` otherwise, so a werift upgrade that moves them makes forwarding fall back to
  * werift's own (slower) sender instead of breaking; the SFU counts those packets
  * (`chirp_sfu_slow_path_packets_total`) and the integration tests fail when any is sent.
@@ -231,10 +231,11 @@ const answered = new WeakSet<StunProtocolShape>();
 /**
  * Puts the SFU in front of werift on each UDP socket of the peer's connections, once it is connected:
  * - a routine consent check on the nominated pair is answered by a `BindingResponder`;
- * - RTCP from the browser is dropped unread. The SFU uses none of it (no NACK or PLI for Opus, no
- *   bandwidth estimation, and forwarding does not go through werift's senders whose statistics
- *   receiver reports update), and werift spent a cipher, an HMAC and a parse on each: with 300
- *   listeners reporting every second, about 4 % of a core whether anyone talked or not.
+ * - RTCP from the browser goes on to werift: its NACKs are how a forwarder learns what a listener
+ *   lost (decision 049's resends, and RED redundancy only for listeners that lose packets). It was
+ *   dropped unread here before (werift spends a cipher, an HMAC and a parse on each report: about
+ *   4 % of a core with 300 listeners reporting every second), which silently disabled both; reading
+ *   only the NACKs with the listener's SRTCP keys in this place would win that back.
  * Everything else (media, other STUN, DTLS) goes on to werift unchanged. Safe to call again after
  * an ICE restart: sockets already taken over are skipped.
  */
@@ -261,7 +262,6 @@ function interceptConnection(connection: IceConnectionShape): void {
     if (answered.has(protocol) || typeof received !== 'function' || !socket) continue;
     answered.add(protocol);
     protocol.datagramReceived = (data, addr) => {
-      if (isRtcp(data)) return;
       // A binding request starts 0x00 0x01; media never does.
       if (data[0] === 0 && data[1] === 1) {
         const remote = connection.nominated?.remoteCandidate;
