@@ -158,6 +158,8 @@ const harness = {
     totalSamplesReceived: number;
     /** RTCP NACKs the browser sent for lost audio packets. */
     nackCount: number;
+    /** Packets that never came, after what was sent again (a resent packet fills its gap). */
+    packetsLost: number;
     answeredCodecs: string[];
   }> {
     const stats = await transport?.getStats();
@@ -165,6 +167,7 @@ const harness = {
       concealedSamples: 0,
       totalSamplesReceived: 0,
       nackCount: 0,
+      packetsLost: 0,
       answeredCodecs: answeredFirstCodecs(),
     };
     stats?.forEach(
@@ -174,9 +177,11 @@ const harness = {
         concealedSamples?: number;
         totalSamplesReceived?: number;
         nackCount?: number;
+        packetsLost?: number;
       }) => {
         if (report.type !== 'inbound-rtp' || report.kind !== 'audio') return;
         result.nackCount += report.nackCount ?? 0;
+        result.packetsLost += report.packetsLost ?? 0;
         result.concealedSamples += report.concealedSamples ?? 0;
         result.totalSamplesReceived += report.totalSamplesReceived ?? 0;
       },
