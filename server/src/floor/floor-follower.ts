@@ -21,4 +21,10 @@ export interface VoiceFloor {
  */
 export interface FloorFollower {
   setFloor(channelId: number, floor: VoiceFloor): Promise<void>;
+  /**
+   * Whether the voice server has a connection of the user in the channel's room now, by its own
+   * list. Asked only when no usage row says so yet: LiveKit reports a join by a webhook, which can
+   * come a second or more after the browser shows "Voice Ready" (and its first press).
+   */
+  hasConnection?(channelId: number, userId: string): Promise<boolean>;
 }

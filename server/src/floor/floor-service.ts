@@ -93,7 +93,7 @@ export class FloorService {
     if (row.talkMode !== 'walkie') return this.deny(socket, channelId, 'open_channel', null);
     if (row.isMuted) return this.deny(socket, channelId, 'muted', null);
     // Only a voice connection can be heard; a press without one would only jam the channel.
-    if (!(await isConnectedToChannelVoice(db, socket.userId, channelId)))
+    if (!(await this.inVoice(socket.userId, channelId)))
       return this.deny(socket, channelId, 'not_in_voice', null);
     const grant: FloorGrant = {
       holderId: socket.userId,
@@ -116,6 +116,22 @@ export class FloorService {
     this.deps.onGranted?.(channelId, grant);
     const ended = previous ? 'cut_in' : undefined;
     await this.announce(channelId, grant, ended);
+  }
+
+  /**
+   * The user has a voice connection in the channel: a usage row the voice server opened says so,
+   * else the voice server's own list (its join may not be reported yet).
+   */
+  private async inVoice(userId: string, channelId: number): Promise<boolean> {
+    if (await isConnectedToChannelVoice(this.deps.db, userId, channelId)) return true;
+    const connected = await this.deps
+      .provider()
+      .hasConnection?.(channelId, userId)
+      .catch((error: unknown) => {
+        this.deps.log.warn({ err: error, channelId }, 'voice server not asked for a connection');
+        return false;
+      });
+    return connected === true;
   }
 
   /**

@@ -56,6 +56,9 @@ export function createEmbeddedProvider(
         expiresAt: floor.expiresAt ?? null,
         sos: floor.sos === true,
       }),
+    // Its join is recorded a moment after the SFU let it in: the SFU's room is the first word.
+    hasConnection: async (channelId, userId) =>
+      sfu.participants(voiceRoomName(channelId)).some((p) => p.userId === userId),
     blockChanged: async (blockerId, blockedId, blocked) =>
       sfu.blockChanged(blockerId, blockedId, blocked),
     disconnectUser: async (channelId, userId) =>

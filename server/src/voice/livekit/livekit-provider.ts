@@ -1,5 +1,11 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
-import { RoomServiceClient, TrackType, TwirpError, type ParticipantInfo } from 'livekit-server-sdk';
+import {
+  ParticipantInfo_State,
+  RoomServiceClient,
+  TrackType,
+  TwirpError,
+  type ParticipantInfo,
+} from 'livekit-server-sdk';
 import type { ChannelTalkMode } from '../../../../protocol/floor.js';
 import { userIdFromIdentity } from '../../../../protocol/voice-signalling.js';
 import type { Config } from '../../config/config.js';
@@ -285,6 +291,15 @@ export function createLivekitProvider(
         holderFirst.map((change) =>
           applyRights(channelId, change.identity, { muted: muted.has(change.userId), floor: now }),
         ),
+      );
+    },
+
+    /** LiveKit's own list: a join its webhook has not reported yet counts (the floor asks). */
+    async hasConnection(channelId, userId) {
+      return (await participantsOf(channelId)).some(
+        (participant) =>
+          participant.state !== ParticipantInfo_State.DISCONNECTED &&
+          userIdFromIdentity(participant.identity) === userId,
       );
     },
 

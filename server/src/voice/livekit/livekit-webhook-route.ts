@@ -90,6 +90,8 @@ export async function handleLivekitEvent(
       const connection = connectionOf(event, roomPrefix);
       if (!admission.admitted || !connection) {
         await refused.penalty(event.participant.sid || event.participant.identity);
+        // A press in the moment before this webhook may have been granted on LiveKit's own list.
+        if (admission.userId) await deps.voiceLeft?.(channelId, admission.userId);
         return { channelId, identity: event.participant.identity, ...admission };
       }
       const joinedAt = dateOf(event.participant.joinedAt, at);
