@@ -1,3 +1,5 @@
+import { TokenBucket } from './token-bucket.js';
+
 /**
  * What one published microphone may send through the SFU. A browser's Opus sends 50 packets a
  * second (20 ms frames; 100 with the 10 ms frames `minptime=10` allows) at about 32 kbit/s; a
@@ -18,30 +20,27 @@ export const PUBLISHER_LIMITS = {
  * allocation-free: it runs for every packet a publisher sends.
  */
 export class PublisherRateLimit {
-  private packets: number = PUBLISHER_LIMITS.packetBurst;
-  private bytes: number = PUBLISHER_LIMITS.byteBurst;
-  private last: number | undefined;
+  private readonly packets = new TokenBucket(
+    PUBLISHER_LIMITS.packetsPerSecond,
+    PUBLISHER_LIMITS.packetBurst,
+  );
+  private readonly bytes = new TokenBucket(
+    PUBLISHER_LIMITS.bytesPerSecond,
+    PUBLISHER_LIMITS.byteBurst,
+  );
   /** Packets dropped so far (for logs and tests). */
   dropped = 0;
 
   /** Whether a packet of `payloadBytes` arriving at `now` (epoch ms) may go on. */
   admit(payloadBytes: number, now: number): boolean {
-    const elapsed = this.last === undefined ? 0 : Math.max(0, now - this.last) / 1000;
-    this.last = now;
-    this.packets = Math.min(
-      PUBLISHER_LIMITS.packetBurst,
-      this.packets + elapsed * PUBLISHER_LIMITS.packetsPerSecond,
-    );
-    this.bytes = Math.min(
-      PUBLISHER_LIMITS.byteBurst,
-      this.bytes + elapsed * PUBLISHER_LIMITS.bytesPerSecond,
-    );
-    if (this.packets < 1 || this.bytes < payloadBytes) {
+    this.packets.refill(now);
+    this.bytes.refill(now);
+    if (!this.packets.has(1) || !this.bytes.has(payloadBytes)) {
       this.dropped++;
       return false;
     }
-    this.packets -= 1;
-    this.bytes -= payloadBytes;
+    this.packets.take(1);
+    this.bytes.take(payloadBytes);
     return true;
   }
 }

@@ -8,7 +8,13 @@ import {
   RtpPacket,
 } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { isRtcp, reportingSender } from './werift-internals.js';
+import type { RTCPeerConnection } from 'werift';
+import {
+  PEER_DATAGRAM_LIMITS,
+  interceptDatagrams,
+  isRtcp,
+  reportingSender,
+} from './werift-internals.js';
 
 describe('isRtcp (RTCP told apart from RTP on one socket)', () => {
   it('never takes the browser’s Opus RTP for RTCP, with or without the marker bit', () => {
@@ -69,5 +75,62 @@ describe('reportingSender (the counters RTCP sender reports read)', () => {
 
   it('answers undefined for a sender without them, so no report carries made-up counts', () => {
     expect(reportingSender({ ssrc: 1 } as unknown as RTCRtpSender)).toBeUndefined();
+  });
+});
+
+describe('interceptDatagrams (the SFU in front of werift on a connected peer’s sockets)', () => {
+  /** A connected peer as werift shapes it: one UDP socket, whose datagrams werift would read. */
+  function connectedPeer() {
+    const reachedWerift: Buffer[] = [];
+    const toWerift = (data: Buffer) => void reachedWerift.push(data);
+    const protocol = {
+      transport: { socket: { send: () => undefined }, closed: false },
+      datagramReceived: toWerift,
+    };
+    const connection = {
+      localUsername: 'local',
+      localPassword: 'local-password-local-password',
+      remoteUsername: 'remote',
+      iceControlling: false,
+      protocols: [protocol],
+      send: async () => undefined,
+    };
+    const pc = { dtlsTransports: [{ iceTransport: { connection } }] };
+    interceptDatagrams(pc as unknown as RTCPeerConnection);
+    const receive = (data: Buffer) => protocol.datagramReceived(data, ['203.0.113.5', 40000]);
+    /** A new socket of the same connection (an ICE restart found a new pair). */
+    const newSocket = () => {
+      const added = { ...protocol, datagramReceived: toWerift };
+      connection.protocols.push(added);
+      interceptDatagrams(pc as unknown as RTCPeerConnection);
+      return (data: Buffer) => added.datagramReceived(data, ['198.51.100.7', 40001]);
+    };
+    return { receive, reachedWerift, newSocket };
+  }
+  /** An SRTCP-shaped datagram (a generic NACK): werift would authenticate and decrypt it. */
+  const nack = Buffer.from([0x81, 205, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0]);
+
+  it('hands a browser’s second of media and reports to werift whole', () => {
+    const peer = connectedPeer();
+    for (let i = 0; i < 100; i++) peer.receive(Buffer.from([0x80, 111, 0, i]));
+    for (let i = 0; i < 5; i++) peer.receive(nack);
+    expect(peer.reachedWerift).toHaveLength(105);
+  });
+
+  it('drops a flood of the peer’s own RTCP past its budget before werift decrypts it', () => {
+    const peer = connectedPeer();
+    for (let i = 0; i < 10_000; i++) peer.receive(nack);
+    expect(peer.reachedWerift.length).toBeGreaterThanOrEqual(PEER_DATAGRAM_LIMITS.burst);
+    // The burst, and what accrues in the few milliseconds the loop takes.
+    expect(peer.reachedWerift.length).toBeLessThan(PEER_DATAGRAM_LIMITS.burst + 50);
+  });
+
+  it('keeps one budget per connection when its sockets are taken over again (an ICE restart)', () => {
+    const peer = connectedPeer();
+    for (let i = 0; i < 10_000; i++) peer.receive(nack);
+    const before = peer.reachedWerift.length;
+    const receiveOnNewSocket = peer.newSocket();
+    for (let i = 0; i < 1_000; i++) receiveOnNewSocket(nack);
+    expect(peer.reachedWerift.length - before).toBeLessThan(50);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { BindingResponder, type BindingAgent } from './binding-responder.js';
 import type { DatagramBatch } from './datagram-batch.js';
 import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
+import { TokenBucket } from './token-bucket.js';
 
 /**
  * Every werift 0.24 internal the SFU reads, writes or wraps, in one place: the one file to check on
@@ -229,6 +230,15 @@ export function startIceChecksAfterRestart(
 const answered = new WeakSet<StunProtocolShape>();
 
 /**
+ * What one peer's connection may send the SFU, in datagrams of any kind, before werift spends a
+ * decryption and an HMAC check on each: a browser sends 50–100 RTP packets a second, a few RTCP
+ * reports and NACKs, and a consent check every few seconds. A hostile client flooding its own
+ * authenticated RTCP (or anything else) is held to this; the rest is dropped unread.
+ */
+export const PEER_DATAGRAM_LIMITS = { perSecond: 300, burst: 300 } as const;
+const budgets = new WeakMap<IceConnectionShape, TokenBucket>();
+
+/**
  * Puts the SFU in front of werift on each UDP socket of the peer's connections, once it is connected:
  * - a routine consent check on the nominated pair is answered by a `BindingResponder`;
  * - RTCP from the browser goes on to werift: its NACKs are how a forwarder learns what a listener
@@ -236,7 +246,8 @@ const answered = new WeakSet<StunProtocolShape>();
  *   dropped unread here before (werift spends a cipher, an HMAC and a parse on each report: about
  *   4 % of a core with 300 listeners reporting every second), which silently disabled both; reading
  *   only the NACKs with the listener's SRTCP keys in this place would win that back.
- * Everything else (media, other STUN, DTLS) goes on to werift unchanged. Safe to call again after
+ * Everything else (media, other STUN, DTLS) goes on to werift unchanged, within the peer's datagram
+ * budget (`PEER_DATAGRAM_LIMITS`); a flood past it is dropped here. Safe to call again after
  * an ICE restart: sockets already taken over are skipped.
  */
 export function interceptDatagrams(pc: RTCPeerConnection): void {
@@ -256,12 +267,19 @@ function interceptConnection(connection: IceConnectionShape): void {
   )
     return;
   const responder = new BindingResponder(agent as BindingAgent);
+  let budget = budgets.get(connection);
+  if (!budget) {
+    budget = new TokenBucket(PEER_DATAGRAM_LIMITS.perSecond, PEER_DATAGRAM_LIMITS.burst);
+    budgets.set(connection, budget);
+  }
+  const admitted = budget;
   for (const protocol of connection.protocols ?? []) {
     const received = protocol.datagramReceived;
     const socket = protocol.transport?.socket;
     if (answered.has(protocol) || typeof received !== 'function' || !socket) continue;
     answered.add(protocol);
     protocol.datagramReceived = (data, addr) => {
+      if (!admitted.admit(1, Date.now())) return;
       // A binding request starts 0x00 0x01; media never does.
       if (data[0] === 0 && data[1] === 1) {
         const remote = connection.nominated?.remoteCandidate;
