@@ -82,7 +82,7 @@ describe('interceptDatagrams (the SFU in front of werift on a connected peer’s
   /** A connected peer as werift shapes it: one UDP socket, whose datagrams werift would read. */
   function connectedPeer() {
     const reachedWerift: Buffer[] = [];
-    const toWerift = (data: Buffer) => void reachedWerift.push(data);
+    const toWerift = (data: Buffer, _from?: [string, number]) => void reachedWerift.push(data);
     const protocol = {
       transport: { socket: { send: () => undefined }, closed: false },
       datagramReceived: toWerift,
