@@ -15,9 +15,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../ui/Dialog';
-import { Input } from '../../ui/Input';
 import { Label } from '../../ui/Label';
 import { RadioCardGroup, type RadioCardOption } from '../../ui/RadioCardGroup';
+import { SecondsField } from '../../ui/SecondsField';
 import { TRANSMISSION_TEXTS } from '../transmissions/transmission-texts';
 import { useSetTalkMode } from './useSetTalkMode';
 import { SosChannelSettings } from '../sos/SosChannelSettings';
@@ -59,7 +59,6 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
   const [keep, setKeep] = useState(channel.keepTransmissions);
   const [error, setError] = useState<string | null>(null);
   const save = useSetTalkMode(channel.id);
-  const secondsId = useId();
   const keepId = useId();
 
   const onSubmit = (event: FormEvent) => {
@@ -85,27 +84,14 @@ function TalkModeForm({ channel, onDone }: { channel: Channel; onDone: () => voi
       <RadioCardGroup legend="Talk mode" options={OPTIONS} value={mode} onChange={setMode} />
       {mode === 'walkie' ? (
         <div className="grid gap-2">
-          <Label htmlFor={secondsId}>Maximum transmission (seconds)</Label>
-          <Input
-            id={secondsId}
-            type="number"
-            inputMode="numeric"
-            min={MAX_TRANSMISSION_SECONDS.min}
-            max={MAX_TRANSMISSION_SECONDS.max}
+          <SecondsField
+            label="Maximum transmission (seconds)"
+            range={MAX_TRANSMISSION_SECONDS}
             value={seconds}
-            onChange={(event) => setSeconds(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${secondsId}-help`}
+            onChange={setSeconds}
+            help={`The floor is taken back after this long (${MAX_TRANSMISSION_SECONDS.min}–${MAX_TRANSMISSION_SECONDS.max} s).`}
+            error={error}
           />
-          <p id={`${secondsId}-help`} className="text-xs text-muted-foreground">
-            The floor is taken back after this long ({MAX_TRANSMISSION_SECONDS.min}–
-            {MAX_TRANSMISSION_SECONDS.max} s).
-          </p>
-          {error ? (
-            <p role="alert" className="text-sm text-destructive-text">
-              {error}
-            </p>
-          ) : null}
           <div className="mt-2 flex items-start gap-3">
             <input
               id={keepId}

@@ -4,8 +4,8 @@ import { SOS_SECONDS, sosSecondsSchema } from '../../../../protocol/sos';
 import { cn } from '../../lib/cn';
 import { Button } from '../../ui/Button';
 import { BusyIcon } from '../../ui/BusyIcon';
-import { Input } from '../../ui/Input';
 import { Label } from '../../ui/Label';
+import { SecondsField } from '../../ui/SecondsField';
 import { SOS_TEXTS } from './sos-texts';
 import { useSetChannelSos } from './useSetChannelSos';
 
@@ -24,7 +24,6 @@ export function SosChannelSettings({
   const [seconds, setSeconds] = useState(String(channel.sosSeconds || SOS_SECONDS.default));
   const [error, setError] = useState<string | null>(null);
   const switchId = useId();
-  const secondsId = useId();
 
   const toggle = () => {
     const next = !on;
@@ -77,33 +76,21 @@ export function SosChannelSettings({
       </div>
       {on ? (
         <form onSubmit={onSubmit} noValidate className="grid gap-2">
-          <Label htmlFor={secondsId}>{SOS_TEXTS.settingsSeconds}</Label>
-          <div className="flex gap-2">
-            <Input
-              id={secondsId}
-              type="number"
-              inputMode="numeric"
-              min={SOS_SECONDS.min}
-              max={SOS_SECONDS.max}
-              value={seconds}
-              onChange={(event) => setSeconds(event.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={`${secondsId}-help`}
-              className="w-24"
-            />
-            <Button type="submit" variant="outline" disabled={save.isPending}>
-              {save.isPending ? <BusyIcon /> : null}
-              {SOS_TEXTS.settingsSave}
-            </Button>
-          </div>
-          <p id={`${secondsId}-help`} className="text-xs text-muted-foreground">
-            {SOS_TEXTS.settingsSecondsHelp(SOS_SECONDS.min, SOS_SECONDS.max)}
-          </p>
-          {error ? (
-            <p role="alert" className="text-sm text-destructive-text">
-              {error}
-            </p>
-          ) : null}
+          <SecondsField
+            label={SOS_TEXTS.settingsSeconds}
+            range={SOS_SECONDS}
+            value={seconds}
+            onChange={setSeconds}
+            help={SOS_TEXTS.settingsSecondsHelp(SOS_SECONDS.min, SOS_SECONDS.max)}
+            error={error}
+            inputClassName="w-24"
+            action={
+              <Button type="submit" variant="outline" disabled={save.isPending}>
+                {save.isPending ? <BusyIcon /> : null}
+                {SOS_TEXTS.settingsSave}
+              </Button>
+            }
+          />
         </form>
       ) : null}
     </section>
