@@ -267,19 +267,18 @@ function interceptConnection(connection: IceConnectionShape): void {
   )
     return;
   const responder = new BindingResponder(agent as BindingAgent);
-  let budget = budgets.get(connection);
-  if (!budget) {
-    budget = new TokenBucket(PEER_DATAGRAM_LIMITS.perSecond, PEER_DATAGRAM_LIMITS.burst);
-    budgets.set(connection, budget);
-  }
-  const admitted = budget;
+  // One budget per connection, kept when an ICE restart brings new sockets.
+  const budget =
+    budgets.get(connection) ??
+    new TokenBucket(PEER_DATAGRAM_LIMITS.perSecond, PEER_DATAGRAM_LIMITS.burst);
+  budgets.set(connection, budget);
   for (const protocol of connection.protocols ?? []) {
     const received = protocol.datagramReceived;
     const socket = protocol.transport?.socket;
     if (answered.has(protocol) || typeof received !== 'function' || !socket) continue;
     answered.add(protocol);
     protocol.datagramReceived = (data, addr) => {
-      if (!admitted.admit(1, Date.now())) return;
+      if (!budget.admit(1, Date.now())) return;
       // A binding request starts 0x00 0x01; media never does.
       if (data[0] === 0 && data[1] === 1) {
         const remote = connection.nominated?.remoteCandidate;
