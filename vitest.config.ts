@@ -21,7 +21,10 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
           // One migrated PGlite folder and PostgreSQL database per run, copied for each test database.
-          globalSetup: ['server/src/testing/database-templates-setup.ts'],
+          globalSetup: [
+            'server/src/testing/database-templates-setup.ts',
+            'server/src/testing/native-build-setup.ts',
+          ],
           // A file whose main thread never comes back fails with its stacks instead of holding the run.
           setupFiles: ['server/src/testing/blocked-thread-watchdog.ts'],
           testTimeout: 30_000,

@@ -20,6 +20,7 @@ export const BUILD_INPUTS = [
   'server',
   'protocol',
   'scripts/build-stamp.mjs',
+  'scripts/build-native.mjs',
   'scripts/move-private-build-files.mjs',
   'scripts/push-worker-plugin.ts',
   'scripts/report-initial-js.mjs',

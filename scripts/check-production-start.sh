@@ -39,6 +39,14 @@ for dev_only in vite react tsx typescript @fastify/middie drizzle-kit; do
   if [ -e "node_modules/$dev_only" ]; then say "dev-only package $dev_only was installed"; exit 1; fi
 done
 
+# The built-in SFU's native addon (built by `npm run build` where a C compiler is) loads from the
+# runtime tree: it takes OpenSSL's symbols from Node itself, so nothing else has to be installed.
+if [ -f dist/native/sfu-datagrams.node ]; then
+  node -e 'const n = require("./dist/native/sfu-datagrams.node"); if (typeof n.sendDatagrams !== "function") process.exit(1)' \
+    || { say "dist/native/sfu-datagrams.node does not load"; exit 1; }
+  say "the built-in SFU's native addon loads"
+fi
+
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 say "starting npm run serve on port $port"
 PORT=$port HOST=127.0.0.1 PUBLIC_URL="http://127.0.0.1:$port" DATA_DIR="$work/data" LOG_LEVEL=warn \

@@ -1,13 +1,16 @@
 import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatagramBatch, sendsNatively } from './datagram-batch.js';
+import { nativeDatagrams } from './native/native-datagrams.js';
 
 const open: Socket[] = [];
 
-async function boundSocket(): Promise<Socket> {
-  const socket = dgram.createSocket('udp4');
+async function boundSocket(type: 'udp4' | 'udp6' = 'udp4'): Promise<Socket> {
+  const socket = dgram.createSocket(type);
   open.push(socket);
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    socket.bind(0, type === 'udp4' ? '127.0.0.1' : '::1', resolve),
+  );
   return socket;
 }
 
@@ -38,13 +41,49 @@ describe('DatagramBatch (a fan-out’s datagrams, sent together)', () => {
     expect(sendsNatively(dgram.createSocket('udp4'))).toBe(false); // not bound yet
   });
 
+  it('leaves a connected socket to socket.send, without throwing when it refuses the address', async () => {
+    const [connected, receiver] = await Promise.all([boundSocket(), boundSocket()]);
+    await new Promise<void>((resolve) =>
+      connected.connect(receiver.address().port, '127.0.0.1', resolve),
+    );
+    expect(sendsNatively(connected)).toBe(false);
+    const batch = new DatagramBatch();
+    batch.add(connected, Buffer.from('x'), receiver.address().port, '127.0.0.1');
+    expect(() => batch.flush()).not.toThrow();
+  });
+});
+
+/**
+ * Each way a queued datagram leaves: through Node's UDP handle, and (with the SFU's addon built, as
+ * `npm run build` and the tests' setup do) through the addon's `sendto` on the socket's descriptor.
+ */
+describe.each([
+  { way: 'through Node’s UDP handle', native: false },
+  { way: 'through the native addon', native: true },
+])('DatagramBatch $way', ({ native }) => {
+  const queue = (
+    batch: DatagramBatch,
+    socket: Socket,
+    buffer: Buffer,
+    port: number,
+    host: string,
+  ) => {
+    const address = native ? batch.socketAddress(host, port) : undefined;
+    // A valid destination always has a native form when the addon is there (the tests' setup built it).
+    if (native && port > 0 && port < 0x1_0000 && Number.isInteger(port)) {
+      expect(nativeDatagrams()).toBeDefined();
+      expect(address).toBeDefined();
+    }
+    batch.add(socket, buffer, port, host, address);
+  };
+
   it('delivers every queued datagram, in order, from several sockets, once the tick ends', async () => {
     const [a, b, receiver] = await Promise.all([boundSocket(), boundSocket(), boundSocket()]);
     const { port } = receiver.address();
     const arrived = collect(receiver, 6);
     const batch = new DatagramBatch();
     for (let i = 0; i < 6; i++)
-      batch.add(i % 2 ? b : a, Buffer.from(`packet ${i}`), port, '127.0.0.1');
+      queue(batch, i % 2 ? b : a, Buffer.from(`packet ${i}`), port, '127.0.0.1');
     const received = await arrived;
     expect(received).toEqual([0, 1, 2, 3, 4, 5].map((i) => `packet ${i}`));
   });
@@ -53,9 +92,9 @@ describe('DatagramBatch (a fan-out’s datagrams, sent together)', () => {
     const [sender, receiver] = await Promise.all([boundSocket(), boundSocket()]);
     const arrived = collect(receiver, 2);
     const batch = new DatagramBatch();
-    batch.add(sender, Buffer.from('first'), receiver.address().port, '127.0.0.1');
+    queue(batch, sender, Buffer.from('first'), receiver.address().port, '127.0.0.1');
     batch.flush(); // a second fan-out in the same tick starts a fresh batch
-    batch.add(sender, Buffer.from('second'), receiver.address().port, '127.0.0.1');
+    queue(batch, sender, Buffer.from('second'), receiver.address().port, '127.0.0.1');
     expect(await arrived).toEqual(['first', 'second']);
   });
 
@@ -68,8 +107,8 @@ describe('DatagramBatch (a fan-out’s datagrams, sent together)', () => {
     const { port } = receiver.address();
     const arrived = collect(receiver, 1);
     const batch = new DatagramBatch();
-    batch.add(closing, Buffer.from('lost'), port, '127.0.0.1');
-    batch.add(open1, Buffer.from('kept'), port, '127.0.0.1');
+    queue(batch, closing, Buffer.from('lost'), port, '127.0.0.1');
+    queue(batch, open1, Buffer.from('kept'), port, '127.0.0.1');
     closing.close();
     expect(() => batch.flush()).not.toThrow();
     expect(await arrived).toEqual(['kept']);
@@ -80,20 +119,17 @@ describe('DatagramBatch (a fan-out’s datagrams, sent together)', () => {
     const arrived = collect(receiver, 1);
     const batch = new DatagramBatch();
     for (const port of [0, -1, 70_000, 1.5, Number.NaN])
-      batch.add(sender, Buffer.from('bad'), port, '127.0.0.1');
-    batch.add(sender, Buffer.from('good'), receiver.address().port, '127.0.0.1');
+      queue(batch, sender, Buffer.from('bad'), port, '127.0.0.1');
+    queue(batch, sender, Buffer.from('good'), receiver.address().port, '127.0.0.1');
     expect(() => batch.flush()).not.toThrow();
     expect(await arrived).toEqual(['good']);
   });
 
-  it('leaves a connected socket to socket.send, without throwing when it refuses the address', async () => {
-    const [connected, receiver] = await Promise.all([boundSocket(), boundSocket()]);
-    await new Promise<void>((resolve) =>
-      connected.connect(receiver.address().port, '127.0.0.1', resolve),
-    );
-    expect(sendsNatively(connected)).toBe(false);
+  it('sends to an IPv6 listener', async () => {
+    const [sender, receiver] = await Promise.all([boundSocket('udp6'), boundSocket('udp6')]);
+    const arrived = collect(receiver, 1);
     const batch = new DatagramBatch();
-    batch.add(connected, Buffer.from('x'), receiver.address().port, '127.0.0.1');
-    expect(() => batch.flush()).not.toThrow();
+    queue(batch, sender, Buffer.from('over IPv6'), receiver.address().port, '::1');
+    expect(await arrived).toEqual(['over IPv6']);
   });
 });

@@ -9,6 +9,7 @@ import { SessionRegistry } from './session-registry.js';
 import { SfuCounters, type SfuTotals } from './sfu-counters.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
+import { nativeDatagrams } from './native/native-datagrams.js';
 import { PACKET_SILENCE_MS, SfuRoom } from './sfu-room.js';
 import { SessionLifecycle } from './session-lifecycle.js';
 import type { SfuSession, SfuToken } from './sfu-session.js';
@@ -96,6 +97,12 @@ export interface EmbeddedSfu {
 export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOptions<T>): EmbeddedSfu {
   const { logger } = options;
   const graceMs = options.graceMs ?? 20_000;
+  logger.info(
+    { native: nativeDatagrams() !== undefined },
+    nativeDatagrams()
+      ? 'sfu: forwarded packets are encrypted and sent by the native addon'
+      : 'sfu: forwarded packets are encrypted and sent in JavaScript (no native addon built, or SFU_NATIVE=off)',
+  );
   const peerConfig = sfuPeerConfig({
     iceServers: options.iceServers ?? [],
     portRange: options.portRange,

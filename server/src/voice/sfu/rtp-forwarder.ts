@@ -10,7 +10,7 @@ import { DatagramBatch } from './datagram-batch.js';
 import { redPrimaryOnly } from './opus-red.js';
 import type { ReportSchedule, SenderReports } from './sender-reports.js';
 import type { SendPath } from './sfu-counters.js';
-import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp/srtp-aes-cm.js';
+import { SRTP_AUTH_TAG_BYTES, createSrtpProtector, type SrtpProtector } from './srtp/srtp-aes-cm.js';
 import {
   IceSendRoute,
   aesCmSendKeys,
@@ -78,7 +78,7 @@ const datagrams = new DatagramBatch();
  */
 export class RtpForwarder {
   private context: object | undefined;
-  private protector: SrtpAesCmProtector | undefined;
+  private protector: SrtpProtector | undefined;
   private route: IceSendRoute | undefined;
   /** werift's report fields of our sender, undefined when it has none (then no sender reports). */
   private readonly reporting: ReportingSender | undefined;
@@ -201,7 +201,7 @@ export class RtpForwarder {
     const keys = aesCmSendKeys(dtls);
     const connection = iceConnection(dtls);
     this.protector =
-      keys && connection ? new SrtpAesCmProtector(keys, this.transceiver.sender.ssrc) : undefined;
+      keys && connection ? createSrtpProtector(keys, this.transceiver.sender.ssrc) : undefined;
     this.route = connection && new IceSendRoute(connection);
     // A new SRTP session starts its packet index afresh; what the old keys encrypted is no use.
     this.highestIndex = -1;

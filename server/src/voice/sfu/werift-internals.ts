@@ -9,7 +9,7 @@ import {
   type RtcpPacket,
 } from 'werift';
 import { BindingResponder, type BindingAgent } from './binding-responder.js';
-import type { DatagramBatch } from './datagram-batch.js';
+import { DatagramBatch } from './datagram-batch.js';
 import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -123,6 +123,8 @@ interface UdpRoute {
   socket: Socket;
   host: string;
   port: number;
+  /** The destination for the batch's native send (`DatagramBatch.socketAddress`), when on. */
+  address?: Buffer;
 }
 
 /**
@@ -167,6 +169,7 @@ export class IceSendRoute {
     if (pair !== this.pair) {
       this.pair = pair;
       this.route = udpRoute(pair);
+      if (this.route) this.route.address = batch.socketAddress(this.route.host, this.route.port);
     }
     const route = this.route;
     if (!route) {
@@ -174,7 +177,7 @@ export class IceSendRoute {
       return 'werift';
     }
     if (route.transport.closed) return undefined;
-    batch.add(route.socket, packet, route.port, route.host);
+    batch.add(route.socket, packet, route.port, route.host, route.address);
     return 'udp';
   }
 }
@@ -227,6 +230,14 @@ export function startIceChecksAfterRestart(
   }
 }
 
+/**
+ * Consent answers leave as forwarded packets do (`DatagramBatch`): natively when the SFU's addon is
+ * built, else through the socket's handle, never through `socket.send`'s address lookup. An idle
+ * member's browser checks every few seconds, and these answers were a third of an idle server's CPU.
+ */
+const consentAnswers = new DatagramBatch();
+/** The native destination of each nominated remote candidate, made at its first answer. */
+const consentAddresses = new WeakMap<object, Buffer | undefined>();
 const answered = new WeakSet<StunProtocolShape>();
 
 /**
@@ -290,7 +301,12 @@ function interceptConnection(connection: IceConnectionShape): void {
         ) {
           const response = responder.answer(data, addr[0], addr[1]);
           if (response) {
-            socket.send(response, addr[1], addr[0]);
+            let address = consentAddresses.get(remote);
+            if (!consentAddresses.has(remote)) {
+              address = consentAnswers.socketAddress(remote.host, remote.port);
+              consentAddresses.set(remote, address);
+            }
+            consentAnswers.add(socket, response, remote.port, remote.host, address);
             return;
           }
         }

@@ -3,9 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { RtpHeader, RtpPacket } from 'werift';
 import { selfKeyedSrtpSession } from '../testing/self-keyed-srtp-session.js';
 import { HmacSha1 } from './hmac-sha1.js';
-import { SRTP_AUTH_TAG_BYTES, SrtpAesCmProtector } from './srtp-aes-cm.js';
+import { nativeDatagrams } from '../native/native-datagrams.js';
+import {
+  NativeSrtpProtector,
+  SRTP_AUTH_TAG_BYTES,
+  SrtpAesCmProtector,
+  type SrtpProtector,
+  type SrtpSessionKeys,
+} from './srtp-aes-cm.js';
 
-function protect(protector: SrtpAesCmProtector, header: RtpHeader, payload: Buffer, index: number) {
+function protect(protector: SrtpProtector, header: RtpHeader, payload: Buffer, index: number) {
   const packet = Buffer.alloc(12 + payload.length + SRTP_AUTH_TAG_BYTES);
   header.serialize(12).copy(packet);
   payload.copy(packet, 12);
@@ -29,11 +36,25 @@ describe('HmacSha1', () => {
   });
 });
 
-describe('SrtpAesCmProtector', () => {
+/** Both protectors the SFU can use: JavaScript, and OpenSSL's in the native addon (tests' setup built it). */
+describe.each([
+  {
+    name: 'SrtpAesCmProtector (JavaScript)',
+    make: (keys: SrtpSessionKeys, ssrc: number) => new SrtpAesCmProtector(keys, ssrc),
+  },
+  {
+    name: 'NativeSrtpProtector (OpenSSL, in C)',
+    make: (keys: SrtpSessionKeys, ssrc: number) => {
+      const native = nativeDatagrams();
+      expect(native).toBeDefined();
+      return new NativeSrtpProtector(native!, keys, ssrc);
+    },
+  },
+])('$name', ({ make }) => {
   it('produces the packets werift would, and werift decrypts them', () => {
     const { session, keys } = selfKeyedSrtpSession();
     const ssrc = 0x1234abcd;
-    const protector = new SrtpAesCmProtector(keys, ssrc);
+    const protector = make(keys, ssrc);
     // Across a sequence-number wrap (rollover counter 0 → 1), with payload sizes beyond one batch.
     for (let i = 0; i < 80; i++) {
       const sequenceNumber = (65_500 + i) & 0xffff;
@@ -56,7 +77,7 @@ describe('SrtpAesCmProtector', () => {
 
   it('handles an index that jumps backwards (a late packet) and far ahead (a gap)', () => {
     const { session, keys } = selfKeyedSrtpSession();
-    const protector = new SrtpAesCmProtector(keys, 7);
+    const protector = make(keys, 7);
     for (const index of [100, 101, 99, 5_000, 5_001]) {
       const header = new RtpHeader({
         payloadType: 111,
@@ -71,7 +92,7 @@ describe('SrtpAesCmProtector', () => {
 
   it('encrypts alike wherever the packet sits in memory (word-wise and byte-wise XOR)', () => {
     const { session, keys } = selfKeyedSrtpSession();
-    const protector = new SrtpAesCmProtector(keys, 9);
+    const protector = make(keys, 9);
     // Packets at every alignment, alternating between two backing buffers (as Node's buffer pool
     // moves on), with RED-sized and odd payload lengths.
     const backings = [new ArrayBuffer(4096), new ArrayBuffer(4096)];
