@@ -86,7 +86,12 @@ export class DatagramBatch {
       sendDatagram(socket, this.buffers[i]!, this.ports[i]!, this.hosts[i]!);
     }
     if (native && nativeCount > 0) {
-      native.sendDatagrams(this.fds, this.nativeAddresses, this.nativeBuffers, nativeCount);
+      try {
+        native.sendDatagrams(this.fds, this.nativeAddresses, this.nativeBuffers, nativeCount);
+      } catch {
+        // Only wrong arguments throw, and the batch makes them itself; a throw here would end
+        // the process from its nextTick, so the fan-out is lost instead.
+      }
       this.nativeBuffers.fill(EMPTY, 0, nativeCount);
     }
     // Let the buffers go; the arrays keep their size for the next fan-out.

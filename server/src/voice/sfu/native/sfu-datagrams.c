@@ -21,6 +21,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,6 +57,18 @@ static napi_value throw_range(napi_env env, const char *message) {
   return NULL;
 }
 
+/* Reads `count` arguments into `argv`; false (with a TypeError naming the call) when fewer came. */
+static bool get_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv,
+                     const char *usage) {
+  size_t argc = count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return false;
+  if (argc < count) {
+    throw_type(env, usage);
+    return false;
+  }
+  return true;
+}
+
 /* The bytes of a Buffer argument, or NULL (with a TypeError thrown) when it is not one. */
 static uint8_t *buffer_arg(napi_env env, napi_value value, size_t *length) {
   bool is_buffer = false;
@@ -79,10 +92,8 @@ static void free_protector(napi_env env, void *data, void *hint) {
 
 /* createProtector(key: 16 bytes, salt: 14 bytes, authKey: 20 bytes, ssrc: uint32) → external */
 static napi_value create_protector(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
   napi_value argv[4];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 4) return throw_type(env, "createProtector(key, salt, authKey, ssrc)");
+  if (!get_args(env, info, 4, argv, "createProtector(key, salt, authKey, ssrc)")) return NULL;
   size_t key_length, salt_length, auth_length;
   uint8_t *key = buffer_arg(env, argv[0], &key_length);
   if (!key) return NULL;
@@ -133,10 +144,10 @@ static napi_value create_protector(napi_env env, napi_callback_info info) {
  * writes the 80-bit tag after it. `index` is the 48-bit SRTP packet index.
  */
 static napi_value protect(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value argv[5];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 5) return throw_type(env, "protect(protector, packet, headerLength, payloadLength, index)");
+  if (!get_args(env, info, 5, argv,
+                "protect(protector, packet, headerLength, payloadLength, index)"))
+    return NULL;
   napi_valuetype type;
   CHECK(napi_typeof(env, argv[0], &type));
   if (type != napi_external) return throw_type(env, "expected a protector");
@@ -150,7 +161,8 @@ static napi_value protect(napi_env env, napi_callback_info info) {
       napi_get_value_int64(env, argv[3], &payload_length) != napi_ok ||
       napi_get_value_int64(env, argv[4], &index) != napi_ok)
     return throw_type(env, "lengths and index must be numbers");
-  if (header_length < 0 || payload_length < 0 || index < 0 || index >= ((int64_t)1 << 48) ||
+  if (header_length < 0 || payload_length < 0 || payload_length > INT_MAX || index < 0 ||
+      index >= ((int64_t)1 << 48) ||
       (uint64_t)header_length + (uint64_t)payload_length + AUTH_TAG_BYTES > length)
     return throw_range(env, "the packet does not hold its header, payload and tag");
 
@@ -182,12 +194,10 @@ static napi_value protect(napi_env env, napi_callback_info info) {
 
 /* socketAddress(host: IP address string, port) → Buffer (a sockaddr_in or sockaddr_in6), or null */
 static napi_value socket_address(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (!get_args(env, info, 2, argv, "socketAddress(host, port)")) return NULL;
   napi_value result;
   CHECK(napi_get_null(env, &result));
-  if (argc < 2) return throw_type(env, "socketAddress(host, port)");
   char host[64];
   size_t host_length;
   double port;
@@ -229,10 +239,8 @@ static napi_value socket_address(napi_env env, napi_callback_info info) {
  * refuses (a full send buffer, an unreachable address) is a datagram lost, as on the wire.
  */
 static napi_value send_datagrams(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
   napi_value argv[4];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 4) return throw_type(env, "sendDatagrams(fds, addresses, datagrams, count)");
+  if (!get_args(env, info, 4, argv, "sendDatagrams(fds, addresses, datagrams, count)")) return NULL;
   bool is_typed = false;
   CHECK(napi_is_typedarray(env, argv[0], &is_typed));
   if (!is_typed) return throw_type(env, "fds must be an Int32Array");
