@@ -246,6 +246,76 @@ test('an ICE restart moves media to fresh credentials without interrupting it', 
   for (const page of [a, b]) await page.evaluate(() => window.harness.disconnect());
 });
 
+/**
+ * Runs before the harness page: its peer connections see no UDP candidate of the server (as behind
+ * a firewall that lets only TCP out), so ICE can only pick the SFU's ICE-TCP candidate.
+ */
+function tcpOnly(): void {
+  const w = window as unknown as { __peers: RTCPeerConnection[] };
+  w.__peers = [];
+  const isUdp = (line: string) => / udp /i.test(line);
+  const Original = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Original {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      w.__peers.push(this);
+    }
+    override setRemoteDescription(description: RTCSessionDescriptionInit): Promise<void> {
+      const sdp = description.sdp
+        ?.split('\r\n')
+        .filter((line) => !(line.startsWith('a=candidate:') && isUdp(line)))
+        .join('\r\n');
+      return super.setRemoteDescription({ type: description.type, sdp });
+    }
+    override addIceCandidate(candidate?: RTCIceCandidateInit | null): Promise<void> {
+      if (candidate?.candidate && isUdp(candidate.candidate)) return Promise.resolve();
+      return super.addIceCandidate(candidate ?? undefined);
+    }
+  };
+}
+
+test('a listener that can reach the server only over TCP hears the talker (ICE-TCP)', async ({
+  browser,
+}) => {
+  const a = await openUser(browser, 'tcp-a', true, '/rtc', 6);
+  const b = await harness.openPage(browser, {
+    ready: () => 'harness' in window,
+    permissions: ['microphone'],
+    logErrorsAs: 'tcp-b',
+    prepare: async (context) => {
+      await context.addInitScript(tcpOnly);
+    },
+  });
+  await b.evaluate(([u, t]) => window.harness.connect(u, t, false), [
+    harness.socketUrl('/rtc'),
+    await harness.token({ userId: 'tcp-b', channelId: 6 }),
+  ] as const);
+  await a.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(b))['tcp-a'] ?? 0, { timeout: 20_000 })
+    .toBeGreaterThan(AUDIBLE);
+  // The media really crossed TCP: the selected pair's local candidate is a TCP one.
+  const protocol = await b.evaluate(async () => {
+    const peers = (window as unknown as { __peers: RTCPeerConnection[] }).__peers;
+    for (const peer of peers) {
+      const stats = await peer.getStats();
+      let pairId: string | undefined;
+      stats.forEach((report: { type: string; selectedCandidatePairId?: string }) => {
+        if (report.type === 'transport' && report.selectedCandidatePairId)
+          pairId = report.selectedCandidatePairId;
+      });
+      const pair = pairId ? (stats.get(pairId) as { localCandidateId?: string }) : undefined;
+      const local = pair?.localCandidateId
+        ? (stats.get(pair.localCandidateId) as { protocol?: string })
+        : undefined;
+      if (local?.protocol) return local.protocol;
+    }
+    return undefined;
+  });
+  expect(protocol).toBe('tcp');
+  for (const page of [a, b]) await page.evaluate(() => window.harness.disconnect());
+});
+
 test('a user whose token has no publish right cannot talk, and nobody gets audio from them', async ({
   browser,
 }) => {

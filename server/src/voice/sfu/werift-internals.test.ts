@@ -133,4 +133,32 @@ describe('interceptDatagrams (the SFU in front of werift on a connected peer’s
     for (let i = 0; i < 1_000; i++) receiveOnNewSocket(nack);
     expect(peer.reachedWerift.length - before).toBeLessThan(50);
   });
+
+  it('holds the frames of a peer’s ICE-TCP stream to the same budget', () => {
+    // werift's TcpPassiveProtocol: no UDP socket; each RFC 4571 frame goes to handleFrame.
+    const reachedWerift: Buffer[] = [];
+    const tcp = {
+      handleFrame: (data: Buffer, _from: [string, number]) => void reachedWerift.push(data),
+    };
+    const connection = {
+      localUsername: 'local',
+      localPassword: 'local-password-local-password',
+      remoteUsername: 'remote',
+      iceControlling: false,
+      protocols: [tcp],
+      send: async () => undefined,
+    };
+    const pc = { dtlsTransports: [{ iceTransport: { connection } }] };
+    interceptDatagrams(pc as unknown as RTCPeerConnection);
+    for (let i = 0; i < 100; i++)
+      tcp.handleFrame(Buffer.from([0x80, 111, 0, i]), ['203.0.113.5', 443]);
+    expect(reachedWerift).toHaveLength(100); // a second of media goes through whole
+    for (let i = 0; i < 10_000; i++) tcp.handleFrame(nack, ['203.0.113.5', 443]);
+    expect(reachedWerift.length).toBeLessThan(PEER_DATAGRAM_LIMITS.burst + 50);
+    // Taken over once: a second interception (an ICE restart) does not wrap it again.
+    interceptDatagrams(pc as unknown as RTCPeerConnection);
+    const before = reachedWerift.length;
+    for (let i = 0; i < 1_000; i++) tcp.handleFrame(nack, ['203.0.113.5', 443]);
+    expect(reachedWerift.length - before).toBeLessThan(50);
+  });
 });

@@ -42,6 +42,8 @@ interface UdpTransportShape {
 interface StunProtocolShape {
   transport?: UdpTransportShape;
   datagramReceived?: (data: Buffer, addr: [string, number]) => void;
+  /** ICE-TCP (werift's TcpPassiveProtocol): each RFC 4571 frame of the peer's TCP stream. */
+  handleFrame?: (data: Buffer, addr: [string, number]) => void;
 }
 
 interface NominatedPairShape {
@@ -284,9 +286,20 @@ function interceptConnection(connection: IceConnectionShape): void {
     new TokenBucket(PEER_DATAGRAM_LIMITS.perSecond, PEER_DATAGRAM_LIMITS.burst);
   budgets.set(connection, budget);
   for (const protocol of connection.protocols ?? []) {
+    if (answered.has(protocol)) continue;
+    const frame = protocol.handleFrame;
+    if (typeof frame === 'function' && !protocol.transport?.socket) {
+      // ICE-TCP: the same budget for the frames of the peer's TCP stream (each would be decrypted
+      // like a datagram); consent checks there stay with werift.
+      answered.add(protocol);
+      protocol.handleFrame = (data, addr) => {
+        if (budget.admit(1, Date.now())) frame.call(protocol, data, addr);
+      };
+      continue;
+    }
     const received = protocol.datagramReceived;
     const socket = protocol.transport?.socket;
-    if (answered.has(protocol) || typeof received !== 'function' || !socket) continue;
+    if (typeof received !== 'function' || !socket) continue;
     answered.add(protocol);
     protocol.datagramReceived = (data, addr) => {
       if (!budget.admit(1, Date.now())) return;
