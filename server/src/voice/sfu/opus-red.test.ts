@@ -29,6 +29,22 @@ describe('RedEncoder (Opus RED towards listeners)', () => {
     expect(parseRed(red)!.map((b) => b.payload)).toEqual([c]);
   });
 
+  it('repeats nothing from before a pause: the first words after DTX silence ride alone', () => {
+    const encoder = new RedEncoder(2, 1000);
+    const [noise1, noise2, word, next] = [frame(3), frame(3), frame(), frame()];
+    // DTX: one comfort-noise frame every 400 ms of silence, with consecutive sequence numbers.
+    encoder.encode(20, 0, noise1);
+    encoder.encode(21, 19_200, noise2);
+    // Speech 300 ms later: 14,400 ticks fit RFC 2198's offset, but the listener's jitter buffer
+    // would take the repeated noise for a packet 300 ms late.
+    const first = encoder.encode(22, 19_200 + 14_400, word);
+    expect(parseRed(first)!.map((b) => b.payload)).toEqual([word]);
+    // The next frame of speech carries the word before it again.
+    const second = parseRed(encoder.encode(23, 19_200 + 14_400 + 960, next))!;
+    expect(second.map((b) => b.payload)).toEqual([word, next]);
+    expect(second.map((b) => b.timestampOffset)).toEqual([960, 0]);
+  });
+
   it('leaves out the oldest redundant frames that would pass the byte budget', () => {
     const encoder = new RedEncoder(2, 200);
     const frames = [frame(120), frame(50), frame(50)];
