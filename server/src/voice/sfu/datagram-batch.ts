@@ -22,8 +22,8 @@ import { nativeDatagrams, type NativeDatagrams } from './native/native-datagrams
  * With the SFU's native addon built (`native/sfu-datagrams.c`), a datagram queued with its
  * destination as a `sockaddr` (`address`) skips Node's UDP handle too: the fan-out's datagrams go to
  * the kernel in one call, a `sendto` each on the sockets' own descriptors, ~1–1.5 µs less per
- * datagram than the handle's send (`npm run bench rtp-forwarder`). A socket closed before the flush has no descriptor and its datagram is
- * dropped, as `socket.send` on a closed socket would.
+ * datagram than the handle's send (`npm run bench rtp-forwarder`). A socket closed before the
+ * flush has no descriptor and its datagram is dropped, as `socket.send` on a closed socket would.
  */
 export class DatagramBatch {
   private readonly sockets: (Socket | undefined)[] = [];
@@ -192,8 +192,8 @@ function nativeState(socket: Socket): SocketState | undefined {
 function socketDescriptor(socket: Socket): number | undefined {
   const state = nativeState(socket);
   if (!state) return undefined;
-  const fd = (state.handle as { fd?: unknown } | null)?.fd;
   if (state.handle === null) return -1;
+  const fd = (state.handle as { fd?: unknown }).fd;
   return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }
 

@@ -97,9 +97,10 @@ export interface EmbeddedSfu {
 export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOptions<T>): EmbeddedSfu {
   const { logger } = options;
   const graceMs = options.graceMs ?? 20_000;
+  const native = nativeDatagrams() !== undefined;
   logger.info(
-    { native: nativeDatagrams() !== undefined },
-    nativeDatagrams()
+    { native },
+    native
       ? 'sfu: forwarded packets are encrypted and sent by the native addon'
       : 'sfu: forwarded packets are encrypted and sent in JavaScript (no native addon built, or SFU_NATIVE=off)',
   );

@@ -79,14 +79,8 @@ describe('reportingSender (the counters RTCP sender reports read)', () => {
 });
 
 describe('interceptDatagrams (the SFU in front of werift on a connected peer’s sockets)', () => {
-  /** A connected peer as werift shapes it: one UDP socket, whose datagrams werift would read. */
-  function connectedPeer() {
-    const reachedWerift: Buffer[] = [];
-    const toWerift = (data: Buffer, _from?: [string, number]) => void reachedWerift.push(data);
-    const protocol = {
-      transport: { socket: { send: () => undefined }, closed: false },
-      datagramReceived: toWerift,
-    };
+  /** werift's ICE connection and peer connection as `interceptDatagrams` reads them. */
+  function peerWith<P>(protocol: P) {
     const connection = {
       localUsername: 'local',
       localPassword: 'local-password-local-password',
@@ -95,7 +89,18 @@ describe('interceptDatagrams (the SFU in front of werift on a connected peer’s
       protocols: [protocol],
       send: async () => undefined,
     };
-    const pc = { dtlsTransports: [{ iceTransport: { connection } }] };
+    return { connection, pc: { dtlsTransports: [{ iceTransport: { connection } }] } };
+  }
+
+  /** A connected peer as werift shapes it: one UDP socket, whose datagrams werift would read. */
+  function connectedPeer() {
+    const reachedWerift: Buffer[] = [];
+    const toWerift = (data: Buffer, _from?: [string, number]) => void reachedWerift.push(data);
+    const protocol = {
+      transport: { socket: { send: () => undefined }, closed: false },
+      datagramReceived: toWerift,
+    };
+    const { connection, pc } = peerWith<object>(protocol);
     interceptDatagrams(pc as unknown as RTCPeerConnection);
     const receive = (data: Buffer) => protocol.datagramReceived(data, ['203.0.113.5', 40000]);
     /** A new socket of the same connection (an ICE restart found a new pair). */
@@ -140,15 +145,7 @@ describe('interceptDatagrams (the SFU in front of werift on a connected peer’s
     const tcp = {
       handleFrame: (data: Buffer, _from: [string, number]) => void reachedWerift.push(data),
     };
-    const connection = {
-      localUsername: 'local',
-      localPassword: 'local-password-local-password',
-      remoteUsername: 'remote',
-      iceControlling: false,
-      protocols: [tcp],
-      send: async () => undefined,
-    };
-    const pc = { dtlsTransports: [{ iceTransport: { connection } }] };
+    const { pc } = peerWith(tcp);
     interceptDatagrams(pc as unknown as RTCPeerConnection);
     for (let i = 0; i < 100; i++)
       tcp.handleFrame(Buffer.from([0x80, 111, 0, i]), ['203.0.113.5', 443]);
