@@ -1,4 +1,4 @@
-// Compiles the built-in SFU's native addon (server/src/voice/sfu/native/sfu-datagrams.c) into
+// Compiles the built-in SFU's native addon (server/src/voice/sfu/native/*.c) into
 // dist/native/sfu-datagrams.node, with the C compiler and the headers Node ships for addons
 // (node_api.h and OpenSSL's, whose symbols Node itself exports: nothing is downloaded or linked).
 //
@@ -12,7 +12,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'server/src/voice/sfu/native/sfu-datagrams.c');
+const nativeDir = join(root, 'server/src/voice/sfu/native');
+const source = join(nativeDir, 'sfu-datagrams.c');
+const sources = [source, join(nativeDir, 'receive-thread.c')];
 const output = join(root, 'dist/native/sfu-datagrams.node');
 const required = process.argv.includes('--required');
 
@@ -51,11 +53,12 @@ const result = spawnSync(
     '-shared',
     '-fPIC',
     '-fvisibility=hidden',
+    '-pthread',
     `-I${headers}`,
     '-DNODE_GYP_MODULE_NAME=sfu_datagrams',
     '-o',
     partial,
-    source,
+    ...sources,
   ],
   { stdio: ['ignore', 'inherit', 'inherit'] },
 );

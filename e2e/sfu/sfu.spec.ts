@@ -330,3 +330,24 @@ test('a user whose token has no publish right cannot talk, and nobody gets audio
   ]);
   for (const page of [muted, listener]) await page.evaluate(() => window.harness.disconnect());
 });
+
+test('Chromium’s consent checks are answered by the receive thread, off the event loop, and audio keeps flowing', async ({
+  browser,
+}) => {
+  const before = harness.sfu.stats().consentAnswersOffLoop;
+  const talker = await openUser(browser, 'consent-a', true, '/rtc', 7);
+  const listener = await openUser(browser, 'consent-b', false, '/rtc', 7);
+  await talker.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(listener))['consent-a'] ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
+  // Each browser checks its selected pair every few seconds; the first check of each is answered by
+  // JavaScript, which arms the thread for the rest.
+  await expect
+    .poll(() => harness.sfu.stats().consentAnswersOffLoop - before, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => (await levels(listener))['consent-a'] ?? 0, { timeout: 5_000 })
+    .toBeGreaterThan(AUDIBLE);
+  for (const page of [talker, listener]) await page.evaluate(() => window.harness.disconnect());
+});

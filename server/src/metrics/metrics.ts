@@ -79,6 +79,7 @@ export function registerMetrics(app: FastifyInstance): void {
     total('chirp_sfu_packets_forwarded_total', 'RTP packets the built-in SFU sent on to listeners', () => sfu.stats().packetsForwarded);
     total('chirp_sfu_fast_path_packets_total', 'Forwarded packets the built-in SFU encrypted and sent on UDP itself (its fast path)', () => sfu.stats().fastPathPackets);
     total('chirp_sfu_slow_path_packets_total', 'Forwarded packets the built-in SFU handed to werift instead (AES-GCM, TCP or TURN pairs, or werift internals not found)', () => sfu.stats().slowPathPackets);
+    total('chirp_sfu_consent_answers_off_loop_total', 'ICE consent checks the built-in SFU answered on its receive thread, without waking the event loop', () => sfu.stats().consentAnswersOffLoop);
   }
 
   new Gauge({

@@ -197,6 +197,32 @@ function socketDescriptor(socket: Socket): number | undefined {
   return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }
 
+/** A bound socket's native UDP handle as the receive thread needs it (`receive-thread.ts`). */
+export interface ReadableUdpHandle {
+  readonly fd: number;
+  recvStart(): number;
+  recvStop(): number;
+}
+
+/**
+ * The native handle of a bound, open socket whose internals are known, with its descriptor and
+ * libuv's read switches; undefined otherwise.
+ */
+export function readableHandle(socket: Socket): ReadableUdpHandle | undefined {
+  const state = socketState(socket);
+  const handle =
+    state?.bindState === BOUND ? (state.handle as Partial<ReadableUdpHandle> | null) : null;
+  if (
+    !handle ||
+    typeof handle.fd !== 'number' ||
+    handle.fd < 0 ||
+    typeof handle.recvStart !== 'function' ||
+    typeof handle.recvStop !== 'function'
+  )
+    return undefined;
+  return handle as ReadableUdpHandle;
+}
+
 /** Whether datagrams on `socket` skip `socket.send` (for the tests and the bench). */
 export function sendsNatively(socket: Socket): boolean {
   return Boolean(nativeState(socket)?.handle);

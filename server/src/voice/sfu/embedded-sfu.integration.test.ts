@@ -14,6 +14,7 @@ import {
   type SfuTestServer,
 } from './testing/sfu-test-server.js';
 import { WeriftVoiceClient } from './testing/werift-voice-client.js';
+import { threadConsentAnswers } from './native/receive-thread.js';
 
 let server: SfuTestServer;
 const clients: WeriftVoiceClient[] = [];
@@ -539,8 +540,15 @@ describe('recovery', () => {
       const local = agent.nominated?.localCandidate;
       return [local?.host, local?.port];
     };
+    // Audio reaching B means the server has nominated B's pair (the client may think so sooner).
+    const heard = talk(a, 50);
+    await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > 10, 5_000, 'audio');
+    await heard;
+    // The first check is answered by JavaScript, which then lets the receive thread answer the rest.
+    const byThread = threadConsentAnswers();
     expect(await consentCheck(b)).toEqual(own());
     expect(await consentCheck(b)).toEqual(own());
+    expect(threadConsentAnswers()).toBeGreaterThan(byThread);
 
     const offers = () => b.messages.filter((m) => m.type === 'offer').length;
     const count = offers();
@@ -550,7 +558,11 @@ describe('recovery', () => {
     const talking = talk(a, 50);
     await b.waitFor(() => (b.received.get(aIdentity) ?? 0) > received + 10, 5_000, 'audio');
     await talking;
+    // New credentials: answered by JavaScript, which arms the thread with them again.
+    const afterRestart = threadConsentAnswers();
     expect(await consentCheck(b)).toEqual(own());
+    expect(await consentCheck(b)).toEqual(own());
+    expect(threadConsentAnswers()).toBeGreaterThan(afterRestart);
   });
 
   it('a resumed socket keeps the session; an unknown session id is refused so the client rejoins', async () => {

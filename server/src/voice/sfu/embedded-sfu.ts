@@ -10,6 +10,7 @@ import { SfuCounters, type SfuTotals } from './sfu-counters.js';
 import { SfuEvents, type SfuEventMap } from './sfu-events.js';
 import type { SfuLogger } from './sfu-logger.js';
 import { nativeDatagrams } from './native/native-datagrams.js';
+import { threadConsentAnswers } from './native/receive-thread.js';
 import { PACKET_SILENCE_MS, SfuRoom } from './sfu-room.js';
 import { SessionLifecycle } from './session-lifecycle.js';
 import type { SfuSession, SfuToken } from './sfu-session.js';
@@ -231,7 +232,12 @@ export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOption
     },
     on: (name, listener) => events.on(name, listener),
     connectionIds: () => registry.ids(),
-    stats: () => ({ rooms: registry.roomCount, participants: registry.size, ...counters.totals }),
+    stats: () => ({
+      rooms: registry.roomCount,
+      participants: registry.size,
+      ...counters.totals,
+      consentAnswersOffLoop: threadConsentAnswers(),
+    }),
     participants: (roomName) => registry.inRoom(roomName).map((s) => s.info),
     close() {
       closed = true;

@@ -14,6 +14,8 @@ export interface SfuTotals {
    * the fast path reads shows here.
    */
   slowPathPackets: number;
+  /** Consent checks answered by the addon's receive thread, without waking the event loop. */
+  consentAnswersOffLoop: number;
 }
 
 /** How a forwarded packet left: the SFU's own SRTP and UDP send, or through werift. */
@@ -33,6 +35,7 @@ export class SfuCounters {
     packetsForwarded: 0,
     fastPathPackets: 0,
     slowPathPackets: 0,
+    consentAnswersOffLoop: 0,
   };
   private readonly lastSequence = new WeakMap<object, number>();
 

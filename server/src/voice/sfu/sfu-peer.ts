@@ -13,7 +13,9 @@ import type { SenderReports } from './sender-reports.js';
 import type { SendPath } from './sfu-counters.js';
 import type { SfuLogger } from './sfu-logger.js';
 import {
+  disarmConsentAnswers,
   interceptDatagrams,
+  quietSctpHeartbeats,
   preferAesCmSrtp,
   startIceChecksAfterRestart,
 } from './werift-internals.js';
@@ -82,6 +84,7 @@ export class SfuPeer {
       if (state === 'connected') {
         // Consent checks are answered before werift from now on (RTCP goes on to it, for NACKs).
         interceptDatagrams(this.pc);
+        quietSctpHeartbeats(this.pc);
       }
       if (state !== 'new' && state !== 'connecting') this.wakeSettleWaiters();
       options.onConnectionState(state);
@@ -220,6 +223,8 @@ export class SfuPeer {
     if (this.firstNegotiationDone) this.reconcileTransceivers();
     const iceRestart = this.restartIceNext;
     this.restartIceNext = false;
+    // The receive thread must not answer checks with the credentials the restart replaces.
+    if (iceRestart) disarmConsentAnswers(this.pc);
     restoreOfferedCodecParameters(this.pc.getTransceivers(), this.options.config);
     const offer = await this.pc.createOffer({ iceRestart });
     preferAesCmSrtp(this.pc);

@@ -10,6 +10,7 @@ import {
 } from 'werift';
 import { BindingResponder, type BindingAgent } from './binding-responder.js';
 import { DatagramBatch } from './datagram-batch.js';
+import { armConsent, disarmConsent, readOffLoop } from './native/receive-thread.js';
 import type { SrtpSessionKeys } from './srtp/srtp-aes-cm.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -279,7 +280,8 @@ function interceptConnection(connection: IceConnectionShape): void {
     typeof agent.iceControlling !== 'boolean'
   )
     return;
-  const responder = new BindingResponder(agent as BindingAgent);
+  const iceAgent = agent as BindingAgent;
+  const responder = new BindingResponder(iceAgent);
   // One budget per connection, kept when an ICE restart brings new sockets.
   const budget =
     budgets.get(connection) ??
@@ -301,13 +303,20 @@ function interceptConnection(connection: IceConnectionShape): void {
     const socket = protocol.transport?.socket;
     if (typeof received !== 'function' || !socket) continue;
     answered.add(protocol);
+    const offLoop = readOffLoop(socket);
     protocol.datagramReceived = (data, addr) => {
       if (!budget.admit(1, Date.now())) return;
+      const armed = armedSockets.get(socket);
+      if (armed && !armed.holds(connection, iceAgent)) {
+        disarmConsent(socket);
+        armedSockets.delete(socket);
+      }
       // A binding request starts 0x00 0x01; media never does.
       if (data[0] === 0 && data[1] === 1) {
-        const remote = connection.nominated?.remoteCandidate;
+        const nominated = connection.nominated;
+        const remote = nominated?.remoteCandidate;
         if (
-          connection.nominated?.protocol === protocol &&
+          nominated?.protocol === protocol &&
           remote?.host === addr[0] &&
           remote.port === addr[1] &&
           protocol.transport?.closed === false
@@ -320,6 +329,8 @@ function interceptConnection(connection: IceConnectionShape): void {
               consentAddresses.set(remote, address);
             }
             consentAnswers.add(socket, response, remote.port, remote.host, address);
+            if (offLoop && address && !armedSockets.has(socket))
+              armOffLoop(socket, nominated, iceAgent, address);
             return;
           }
         }
@@ -327,6 +338,87 @@ function interceptConnection(connection: IceConnectionShape): void {
       received.call(protocol, data, addr);
     };
   }
+}
+
+/**
+ * What a socket's receive thread was armed with: the pair and credentials it answers for. Checked
+ * on every datagram that still comes to JavaScript; a new nomination or new credentials (an ICE
+ * restart) disarm it, and the next check answered here arms it again.
+ */
+class ArmedConsent {
+  constructor(
+    private readonly pair: NominatedPairShape,
+    private readonly localUsername: string,
+    private readonly remoteUsername: string,
+    private readonly localPassword: string,
+  ) {}
+
+  holds(connection: IceConnectionShape, agent: BindingAgent): boolean {
+    return (
+      connection.nominated === this.pair &&
+      agent.localUsername === this.localUsername &&
+      agent.remoteUsername === this.remoteUsername &&
+      agent.localPassword === this.localPassword
+    );
+  }
+}
+
+const armedSockets = new WeakMap<Socket, ArmedConsent>();
+
+function armOffLoop(
+  socket: Socket,
+  pair: NominatedPairShape,
+  agent: BindingAgent,
+  remote: Buffer,
+): void {
+  const { localUsername, remoteUsername, localPassword, iceControlling } = agent;
+  const armed = armConsent(socket, {
+    remote,
+    username: Buffer.from(`${localUsername}:${remoteUsername}`, 'utf8'),
+    password: Buffer.from(localPassword, 'utf8'),
+    controlling: iceControlling,
+  });
+  if (armed)
+    armedSockets.set(socket, new ArmedConsent(pair, localUsername, remoteUsername, localPassword));
+}
+
+/**
+ * Takes consent answering back from the receive thread on every socket of the peer (before an ICE
+ * restart changes the credentials): until a check is answered here again, werift and the SFU see
+ * them all.
+ */
+export function disarmConsentAnswers(pc: RTCPeerConnection): void {
+  for (const transport of pc.dtlsTransports) {
+    for (const protocol of iceConnection(transport)?.protocols ?? []) {
+      const socket = protocol.transport?.socket;
+      if (socket && armedSockets.has(socket)) {
+        disarmConsent(socket);
+        armedSockets.delete(socket);
+      }
+    }
+  }
+}
+
+/**
+ * How often the server's end of the placeholder data channel's SCTP association checks its path:
+ * once an hour instead of werift's 30 s. The channel carries nothing (it exists so the first offer
+ * has something to negotiate), dead peers are found by their signalling socket, and 500 idle
+ * peers' heartbeats woke the event loop ~17 times a second, each an SCTP chunk encrypted for DTLS.
+ * The browser's own heartbeats are still answered.
+ */
+export const SCTP_HEARTBEAT_SECONDS = 3600;
+
+/** Slows the server's SCTP heartbeats on the peer's association (`SCTP_HEARTBEAT_SECONDS`). */
+export function quietSctpHeartbeats(pc: RTCPeerConnection): void {
+  const transport = pc.sctpTransport as unknown as {
+    sctp?: { setHeartbeatInterval?: (seconds: number) => void; heartbeatInterval?: number };
+  } | null;
+  const sctp = transport?.sctp;
+  if (
+    typeof sctp?.setHeartbeatInterval === 'function' &&
+    sctp.heartbeatInterval !== SCTP_HEARTBEAT_SECONDS
+  )
+    sctp.setHeartbeatInterval(SCTP_HEARTBEAT_SECONDS);
 }
 
 /** RTP version 2 with a packet type of 192–223: RTCP, told apart from RTP as RFC 5761 §4 does. */

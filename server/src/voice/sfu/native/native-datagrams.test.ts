@@ -27,10 +27,16 @@ function addon(): NativeDatagrams {
 describe('the built-in SFU’s native addon', () => {
   it('is built and loaded', () => {
     expect(Object.keys(addon()).sort()).toEqual([
+      'armConsent',
+      'consentAnswers',
       'createProtector',
+      'disarmConsent',
       'protect',
       'sendDatagrams',
       'socketAddress',
+      'startReceiving',
+      'unwatchSocket',
+      'watchSocket',
     ]);
   });
 

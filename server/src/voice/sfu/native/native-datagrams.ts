@@ -19,6 +19,21 @@ export interface NativeDatagrams {
   socketAddress(host: string, port: number): Buffer | null;
   /** Sends datagram i on socket `fds[i]` to `addresses[i]`; returns how many the kernel took. */
   sendDatagrams(fds: Int32Array, addresses: Buffer[], datagrams: Buffer[], count: number): number;
+  /** The receive thread (`receive-thread.c`); see `receive-thread.ts`, its only caller. */
+  startReceiving(
+    deliver: (id: number, datagram: Buffer, host: string, port: number, ipv6: boolean) => void,
+  ): boolean;
+  watchSocket(fd: number): number;
+  unwatchSocket(id: number): boolean;
+  armConsent(
+    id: number,
+    remote: Buffer,
+    username: Buffer,
+    password: Buffer,
+    controlling: boolean,
+  ): boolean;
+  disarmConsent(id: number): void;
+  consentAnswers(): number;
 }
 
 /** Where `npm run build` (and the unit tests' setup) put the compiled addon, from source or dist. */
@@ -53,7 +68,13 @@ function load(): NativeDatagrams | null {
       typeof candidate.createProtector === 'function' &&
       typeof candidate.protect === 'function' &&
       typeof candidate.socketAddress === 'function' &&
-      typeof candidate.sendDatagrams === 'function';
+      typeof candidate.sendDatagrams === 'function' &&
+      typeof candidate.startReceiving === 'function' &&
+      typeof candidate.watchSocket === 'function' &&
+      typeof candidate.unwatchSocket === 'function' &&
+      typeof candidate.armConsent === 'function' &&
+      typeof candidate.disarmConsent === 'function' &&
+      typeof candidate.consentAnswers === 'function';
     return complete ? (candidate as NativeDatagrams) : null;
   } catch {
     // Built for another Node ABI or platform: the JavaScript path serves.

@@ -28,6 +28,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "napi-args.h"
+#include "receive-thread.h"
+
 #define AUTH_TAG_BYTES 10
 #define SHA1_BLOCK 64
 /* The largest datagram a fan-out sends; anything longer is refused (a voice packet is < 1,300). */
@@ -41,45 +44,6 @@ typedef struct {
   /* (salt · 2^16) ⊕ (SSRC · 2^64): the counter block before the packet index goes in. */
   uint8_t prefix[16];
 } protector_t;
-
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    if ((call) != napi_ok) return NULL;                                                          \
-  } while (0)
-
-static napi_value throw_type(napi_env env, const char *message) {
-  napi_throw_type_error(env, NULL, message);
-  return NULL;
-}
-
-static napi_value throw_range(napi_env env, const char *message) {
-  napi_throw_range_error(env, NULL, message);
-  return NULL;
-}
-
-/* Reads `count` arguments into `argv`; false (with a TypeError naming the call) when fewer came. */
-static bool get_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv,
-                     const char *usage) {
-  size_t argc = count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return false;
-  if (argc < count) {
-    throw_type(env, usage);
-    return false;
-  }
-  return true;
-}
-
-/* The bytes of a Buffer argument, or NULL (with a TypeError thrown) when it is not one. */
-static uint8_t *buffer_arg(napi_env env, napi_value value, size_t *length) {
-  bool is_buffer = false;
-  void *data = NULL;
-  if (napi_is_buffer(env, value, &is_buffer) != napi_ok || !is_buffer) {
-    throw_type(env, "expected a Buffer");
-    return NULL;
-  }
-  if (napi_get_buffer_info(env, value, &data, length) != napi_ok) return NULL;
-  return data;
-}
 
 static void free_protector(napi_env env, void *data, void *hint) {
   (void)env;
@@ -301,6 +265,7 @@ static napi_value init(napi_env env, napi_value exports) {
   };
   CHECK(napi_define_properties(env, exports, sizeof(properties) / sizeof(properties[0]),
                                properties));
+  CHECK(define_receive_thread(env, exports));
   return exports;
 }
 
