@@ -39,6 +39,7 @@ const SECONDS = Number(process.env.SFU_COMPARE_SECONDS ?? 10);
 /** The talker's payload: RED-sized unless told otherwise, the same for every server. */
 const PAYLOAD_BYTES = Number(process.env.SFU_COMPARE_PAYLOAD_BYTES ?? RED_PAYLOAD_BYTES);
 const IDLE_ROOMS = Number(process.env.SFU_COMPARE_IDLE_ROOMS ?? 500);
+const IDLE_WINDOW_MS = 30_000;
 const WANTED = (process.env.SFU_COMPARE_SERVERS ?? 'built-in,janus,livekit').split(',');
 /** Listener processes: each werift listener decrypts in JS, so spread them out. */
 const LISTENER_PROCESSES = Number(process.env.SFU_COMPARE_SWARMS ?? 4);
@@ -304,7 +305,9 @@ async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string
   await sleep(5_000);
   const cpu0 = cpuSeconds(server.pid);
   const wall0 = performance.now();
-  await sleep(20_000);
+  // One whole SCTP heartbeat period (30 s, each member's data channel), so every member's
+  // heartbeat is counted once whenever the window starts; it holds 5–7 consent checks each.
+  await sleep(IDLE_WINDOW_MS);
   const idle = pct(cpuSeconds(server.pid) - cpu0, (performance.now() - wall0) / 1000);
   const rss = rssMiB(server.pid);
   await Promise.all(all.map((s) => s.ask({ cmd: 'leave', group })));

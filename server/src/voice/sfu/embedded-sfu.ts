@@ -102,7 +102,7 @@ export function createEmbeddedSfu<T extends SfuToken>(options: EmbeddedSfuOption
   logger.info(
     { native },
     native
-      ? 'sfu: forwarded packets are encrypted and sent by the native addon'
+      ? 'sfu: forwarded packets are encrypted and sent, and the ICE sockets read, by the native addon'
       : 'sfu: forwarded packets are encrypted and sent in JavaScript (no native addon built, or SFU_NATIVE=off)',
   );
   const peerConfig = sfuPeerConfig({

@@ -254,7 +254,10 @@ const budgets = new WeakMap<IceConnectionShape, TokenBucket>();
 
 /**
  * Puts the SFU in front of werift on each UDP socket of the peer's connections, once it is connected:
- * - a routine consent check on the nominated pair is answered by a `BindingResponder`;
+ * - the socket is read by the addon's receive thread when it is built (`readOffLoop`, decision
+ *   057), which hands back as `'message'` events all it does not answer itself;
+ * - a routine consent check on the nominated pair is answered by a `BindingResponder`, and the
+ *   receive thread is armed to answer the socket's next ones without waking the event loop;
  * - RTCP from the browser goes on to werift: its NACKs are how a forwarder learns what a listener
  *   lost (decision 049's resends, and RED redundancy only for listeners that lose packets). It was
  *   dropped unread here before (werift spends a cipher, an HMAC and a parse on each report: about

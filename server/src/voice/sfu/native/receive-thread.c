@@ -24,7 +24,8 @@
  * - At most MAX_PENDING datagrams wait for JavaScript; past that they are dropped, as a full
  *   receive buffer would drop them.
  * - One receiver per process: the first Node environment to start it owns it (the server's main
- *   thread); another gets `false` and its sockets stay with libuv.
+ *   thread); another gets `false` and its sockets stay with libuv. In the owner's environment a
+ *   later `startReceiving` (a module loaded again) takes over delivery.
  */
 #define NAPI_VERSION 8
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -110,6 +111,9 @@ typedef struct {
   atomic_bool stopping;
   atomic_int pending;
   napi_threadsafe_function deliver;
+  /* The JavaScript function datagrams go to; a later startReceiving in the same environment (a
+   * reloaded module) replaces it. Used on the main thread only. */
+  napi_ref deliver_function;
   entry_t *entries;
   entry_t *graveyard;
   uint32_t next_id;
@@ -361,15 +365,17 @@ static void *run(void *argument) {
 }
 
 /* On the main thread: each queued datagram to deliver(id, datagram, host, port, ipv6). */
-static void call_deliver(napi_env env, napi_value deliver, void *context, void *data) {
+static void call_deliver(napi_env env, napi_value unused, void *context, void *data) {
+  (void)unused;
   receiver_t *r = context;
   item_t *item = data;
   if (!env) {
     free_items(r, item);
     return;
   }
-  napi_value undefined;
-  if (napi_get_undefined(env, &undefined) != napi_ok) {
+  napi_value undefined, deliver;
+  if (napi_get_undefined(env, &undefined) != napi_ok ||
+      napi_get_reference_value(env, r->deliver_function, &deliver) != napi_ok || !deliver) {
     free_items(r, item);
     return;
   }
@@ -406,10 +412,10 @@ static void stop_thread(receiver_t *r) {
 
 /* The thread-safe function is gone (its environment is ending): stop the thread, free it all. */
 static void finalize_receiver(napi_env env, void *data, void *hint) {
-  (void)env;
   (void)hint;
   receiver_t *r = data;
   stop_thread(r);
+  if (r->deliver_function) napi_delete_reference(env, r->deliver_function);
   pthread_mutex_lock(&r->lock);
   while (r->entries) {
     entry_t *next = r->entries->next;
@@ -446,10 +452,18 @@ static napi_value start_receiving(napi_env env, napi_callback_info info) {
   if (type != napi_function) return throw_type(env, "deliver must be a function");
   napi_value result;
   pthread_mutex_lock(&owner_lock);
-  bool taken = owner != NULL;
+  receiver_t *current = owner;
   pthread_mutex_unlock(&owner_lock);
-  if (taken) {
-    CHECK(napi_get_boolean(env, false, &result));
+  if (current) {
+    /* Only the owner's environment; there, the newest function takes the datagrams. */
+    bool ours = current->env == env;
+    if (ours) {
+      napi_ref replacement;
+      CHECK(napi_create_reference(env, argv[0], 1, &replacement));
+      napi_delete_reference(env, current->deliver_function);
+      current->deliver_function = replacement;
+    }
+    CHECK(napi_get_boolean(env, ours, &result));
     return result;
   }
   pthread_once(&crc_once, make_crc_table);
@@ -469,11 +483,19 @@ static napi_value start_receiving(napi_env env, napi_callback_info info) {
     return throw_range(env, "epoll is not available");
   }
   pthread_mutex_init(&r->lock, NULL);
+  if (napi_create_reference(env, argv[0], 1, &r->deliver_function) != napi_ok) {
+    close(r->epoll_fd);
+    close(r->wake_fd);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+    return throw_range(env, "could not keep the deliver function");
+  }
   napi_value name;
   CHECK(napi_create_string_utf8(env, "sfu-receive-thread", NAPI_AUTO_LENGTH, &name));
-  if (napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, r, finalize_receiver, r,
+  if (napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, r, finalize_receiver, r,
                                       call_deliver,
                                       &r->deliver) != napi_ok) {
+    napi_delete_reference(env, r->deliver_function);
     close(r->epoll_fd);
     close(r->wake_fd);
     pthread_mutex_destroy(&r->lock);

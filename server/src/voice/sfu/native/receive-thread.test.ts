@@ -181,4 +181,16 @@ describe('the SFU’s receive thread', () => {
     expect(() => native.armConsent(1e9, v6, Buffer.from('a'), Buffer.from('b'), false)).toThrow();
     expect(native.unwatchSocket(1e9)).toBe(false);
   });
+
+  // Last: it takes delivery away from this file's module for good.
+  it('hands the datagrams to the newest caller in the same process (a module loaded again)', async () => {
+    const server = await boundSocket();
+    expect(readOffLoop(server)).toBe(true);
+    const got: number[] = [];
+    expect(nativeDatagrams()!.startReceiving((_id, datagram) => got.push(datagram[0]!))).toBe(true);
+    const browser = await boundSocket();
+    browser.send(Buffer.from([42]), server.address().port, '127.0.0.1');
+    await until(() => got.length === 1, 'the datagram, at the new function');
+    expect(got).toEqual([42]);
+  });
 });
