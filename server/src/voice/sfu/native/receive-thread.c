@@ -46,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hmac-sha1-pads.h"
 #include "napi-args.h"
 #include "receive-thread.h"
 
@@ -72,7 +73,6 @@
 #define FINGERPRINT_XOR 0x5354554eu
 #define MAX_REQUEST_BYTES 548
 #define MAX_USERNAME 513
-#define SHA1_BLOCK 64
 
 typedef struct entry {
   struct entry *next;
@@ -557,10 +557,17 @@ static napi_value watch_socket(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static bool id_arg(napi_env env, napi_value value, uint32_t *id) {
-  if (napi_get_value_uint32(env, value, id) == napi_ok) return true;
-  throw_type(env, "id must be a number");
-  return false;
+/* The arguments of a call on one watched socket (id first), and this environment's receiver. */
+static receiver_t *socket_call(napi_env env, napi_callback_info info, size_t count, napi_value *argv,
+                               const char *usage, uint32_t *id) {
+  if (!get_args(env, info, count, argv, usage)) return NULL;
+  receiver_t *r = own_receiver(env);
+  if (!r) return NULL;
+  if (napi_get_value_uint32(env, argv[0], id) != napi_ok) {
+    throw_type(env, "id must be a number");
+    return NULL;
+  }
+  return r;
 }
 
 /*
@@ -569,11 +576,9 @@ static bool id_arg(napi_env env, napi_value value, uint32_t *id) {
  */
 static napi_value unwatch_socket(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  if (!get_args(env, info, 1, argv, "unwatchSocket(id)")) return NULL;
-  receiver_t *r = own_receiver(env);
-  if (!r) return NULL;
   uint32_t id;
-  if (!id_arg(env, argv[0], &id)) return NULL;
+  receiver_t *r = socket_call(env, info, 1, argv, "unwatchSocket(id)", &id);
+  if (!r) return NULL;
   pthread_mutex_lock(&r->lock);
   bool found = false;
   for (entry_t **link = &r->entries; *link; link = &(*link)->next) {
@@ -599,12 +604,10 @@ static napi_value unwatch_socket(napi_env env, napi_callback_info info) {
  */
 static napi_value arm_consent(napi_env env, napi_callback_info info) {
   napi_value argv[5];
-  if (!get_args(env, info, 5, argv, "armConsent(id, remote, username, password, controlling)"))
-    return NULL;
-  receiver_t *r = own_receiver(env);
-  if (!r) return NULL;
   uint32_t id;
-  if (!id_arg(env, argv[0], &id)) return NULL;
+  receiver_t *r =
+      socket_call(env, info, 5, argv, "armConsent(id, remote, username, password, controlling)", &id);
+  if (!r) return NULL;
   size_t remote_length, username_length, password_length;
   uint8_t *remote = buffer_arg(env, argv[1], &remote_length);
   if (!remote) return NULL;
@@ -623,17 +626,8 @@ static napi_value arm_consent(napi_env env, napi_callback_info info) {
     return throw_range(env, "username must be 1–513 bytes");
   if (password_length > SHA1_BLOCK) return throw_range(env, "password must be at most 64 bytes");
 
-  uint8_t pad[SHA1_BLOCK];
   SHA_CTX inner, outer;
-  memset(pad, 0x36, sizeof(pad));
-  for (size_t i = 0; i < password_length; i++) pad[i] ^= password[i];
-  SHA1_Init(&inner);
-  SHA1_Update(&inner, pad, sizeof(pad));
-  memset(pad, 0x5c, sizeof(pad));
-  for (size_t i = 0; i < password_length; i++) pad[i] ^= password[i];
-  SHA1_Init(&outer);
-  SHA1_Update(&outer, pad, sizeof(pad));
-  OPENSSL_cleanse(pad, sizeof(pad));
+  hmac_sha1_pads(password, password_length, &inner, &outer);
 
   pthread_mutex_lock(&r->lock);
   entry_t *e = find_entry(r, id);
@@ -661,11 +655,9 @@ static napi_value arm_consent(napi_env env, napi_callback_info info) {
 /* disarmConsent(id): every consent check on the socket goes to JavaScript again. */
 static napi_value disarm_consent(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  if (!get_args(env, info, 1, argv, "disarmConsent(id)")) return NULL;
-  receiver_t *r = own_receiver(env);
-  if (!r) return NULL;
   uint32_t id;
-  if (!id_arg(env, argv[0], &id)) return NULL;
+  receiver_t *r = socket_call(env, info, 1, argv, "disarmConsent(id)", &id);
+  if (!r) return NULL;
   pthread_mutex_lock(&r->lock);
   entry_t *e = find_entry(r, id);
   if (e) e->armed = false;

@@ -28,11 +28,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "hmac-sha1-pads.h"
 #include "napi-args.h"
 #include "receive-thread.h"
 
 #define AUTH_TAG_BYTES 10
-#define SHA1_BLOCK 64
 /* The largest datagram a fan-out sends; anything longer is refused (a voice packet is < 1,300). */
 #define MAX_DATAGRAM 65507
 
@@ -84,16 +84,7 @@ static napi_value create_protector(napi_env env, napi_callback_info info) {
   p->prefix[6] ^= (uint8_t)(ssrc >> 8);
   p->prefix[7] ^= (uint8_t)ssrc;
 
-  uint8_t pad[SHA1_BLOCK];
-  memset(pad, 0x36, sizeof(pad));
-  for (size_t i = 0; i < auth_length; i++) pad[i] ^= auth[i];
-  SHA1_Init(&p->inner);
-  SHA1_Update(&p->inner, pad, sizeof(pad));
-  memset(pad, 0x5c, sizeof(pad));
-  for (size_t i = 0; i < auth_length; i++) pad[i] ^= auth[i];
-  SHA1_Init(&p->outer);
-  SHA1_Update(&p->outer, pad, sizeof(pad));
-  OPENSSL_cleanse(pad, sizeof(pad));
+  hmac_sha1_pads(auth, auth_length, &p->inner, &p->outer);
 
   napi_value external;
   if (napi_create_external(env, p, free_protector, NULL, &external) != napi_ok) {
