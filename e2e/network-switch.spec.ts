@@ -69,7 +69,8 @@ test('built-in SFU: after a network switch the listener hears the talker again, 
   await watchReturn(listener.page, { channelMember: talkerId }, AUDIBLE);
   const oldPorts = relay.ports(LINK);
   await switchNetwork(talker.context, relay, LINK);
-  expect(relay.ports(LINK)).toEqual([]);
+  // The move killed every old path (the browser may already be opening a new one).
+  expect(relay.ports(LINK).filter((port) => oldPorts.includes(port))).toEqual([]);
 
   await expect.poll(() => heardAgainAt(listener.page), { timeout: 20_000 }).not.toBeNull();
   // It came back on a new path of the relay (the old ports are dead), by an ICE restart…
