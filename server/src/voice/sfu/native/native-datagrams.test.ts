@@ -1,20 +1,9 @@
-import dgram, { type Socket } from 'node:dgram';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatagramBatch } from '../datagram-batch.js';
+import { boundSocket, closeLoopbackSocketsAfterEach } from './testing/loopback-sockets.js';
 import { nativeDatagrams, type NativeDatagrams } from './native-datagrams.js';
 
-const open: Socket[] = [];
-
-async function boundSocket(): Promise<Socket> {
-  const socket = dgram.createSocket('udp4');
-  open.push(socket);
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return socket;
-}
-
-afterEach(() => {
-  for (const socket of open.splice(0)) socket.close();
-});
+closeLoopbackSocketsAfterEach();
 
 /** The addon the tests' setup built (`scripts/build-native.mjs --required`). */
 function addon(): NativeDatagrams {

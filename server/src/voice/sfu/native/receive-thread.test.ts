@@ -1,7 +1,8 @@
-import dgram, { type RemoteInfo, type Socket } from 'node:dgram';
+import type { RemoteInfo, Socket } from 'node:dgram';
 import { Message, parseMessage } from 'werift';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatagramBatch } from '../datagram-batch.js';
+import { boundSocket, closeLoopbackSocketsAfterEach } from './testing/loopback-sockets.js';
 import { nativeDatagrams } from './native-datagrams.js';
 import {
   armConsent,
@@ -11,25 +12,9 @@ import {
   type ConsentCredentials,
 } from './receive-thread.js';
 
-const open: Socket[] = [];
 const PASSWORD = 'server-password-22chars';
 
-async function boundSocket(): Promise<Socket> {
-  const socket = dgram.createSocket('udp4');
-  open.push(socket);
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return socket;
-}
-
-afterEach(() => {
-  for (const socket of open.splice(0)) {
-    try {
-      socket.close();
-    } catch {
-      // closed by the test
-    }
-  }
-});
+closeLoopbackSocketsAfterEach();
 
 /** A consent check as a browser sends it to an ICE-lite server (controlled). */
 function consentCheck(
