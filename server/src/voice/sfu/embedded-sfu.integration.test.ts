@@ -497,8 +497,28 @@ describe('admin controls', () => {
         .filter((m) => m.type === 'offer')
         .every((m) => m.type === 'offer' && m.publishMid === null),
     ).toBe(true);
+    // With no publish slot, the first offer needs the placeholder data channel to connect at all.
+    expect(firstOfferSdp(client)).toMatch(/^m=application /m);
+    await client.waitFor(() => client.pc.connectionState === 'connected', 10_000, 'connected');
+  });
+
+  it('a member who may talk is offered the publish slot first, with no data channel to keep alive', async () => {
+    const client = await join('publish-first', 1);
+    await client.waitFor(() => client.isPublishing, 10_000, 'publish slot');
+    const firstOffer = client.messages.find((m) => m.type === 'offer');
+    expect(firstOffer?.type === 'offer' && firstOffer.publishMid).toBeTruthy();
+    // No SCTP association, so neither end sends a heartbeat every 30 s while the member is idle.
+    expect(firstOfferSdp(client)).not.toMatch(/^m=application /m);
+    expect(client.pc.sctpTransport).toBeFalsy();
+    await client.waitFor(() => client.pc.connectionState === 'connected', 10_000, 'connected');
+    expect(client.messages.filter((m) => m.type === 'offer')).toHaveLength(1);
   });
 });
+
+function firstOfferSdp(client: WeriftVoiceClient): string {
+  const offer = client.messages.find((m) => m.type === 'offer');
+  return offer?.type === 'offer' ? offer.sdp : '';
+}
 
 describe('recovery', () => {
   it('restart_ice makes the server offer fresh ICE credentials, and media keeps flowing', async () => {

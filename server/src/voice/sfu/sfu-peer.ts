@@ -47,8 +47,9 @@ export interface SfuPeerOptions {
 
 /**
  * The server side of one browser's connection. It is always the offerer: the first offer carries
- * only a data channel so ICE and DTLS come up before any audio exists, the next adds the
- * publisher's receive slot, and each change in the set of talkers triggers another offer. Offers
+ * the publisher's receive slot (or, for a member who may not talk, a placeholder data channel) so
+ * ICE and DTLS come up before any talker's audio exists, and each change in the set of talkers
+ * triggers another offer. Offers
  * reconcile the wanted talkers with the transceivers, so queued requests collapse into one.
  */
 export class SfuPeer {
@@ -95,10 +96,15 @@ export class SfuPeer {
     );
   }
 
-  /** Starts the first negotiation (data channel only). */
+  /**
+   * Starts the first negotiation. A member who may talk is offered their publish slot in it, so the
+   * connection needs nothing else; only a member who may not talk gets a placeholder data channel,
+   * which the first offer needs to bring ICE and DTLS up (its SCTP association costs each side a
+   * heartbeat every 30 s for as long as the member stays, which is why it is not the default).
+   */
   start(): void {
-    // The channel exists so the first offer has something to negotiate; audio never depends on it.
-    this.pc.createDataChannel('chirp');
+    if (this.options.canPublish) this.addPublishTransceiver();
+    else this.pc.createDataChannel('chirp');
     preferAesCmSrtp(this.pc);
     this.queue.request();
   }
@@ -251,15 +257,12 @@ export class SfuPeer {
       );
     if (!this.firstNegotiationDone) {
       this.firstNegotiationDone = true;
-      if (this.options.canPublish || this.forwards.size > 0) this.queue.request();
+      if (this.forwards.size > 0) this.queue.request();
     }
   }
 
   private reconcileTransceivers(): void {
-    if (this.options.canPublish && !this.publishTransceiver) {
-      this.publishTransceiver = this.pc.addTransceiver('audio', { direction: 'recvonly' });
-      this.publishTransceiver.onTrack.subscribe((track) => this.options.onPublisherTrack(track));
-    }
+    if (this.options.canPublish && !this.publishTransceiver) this.addPublishTransceiver();
     for (const forward of this.forwards.values()) {
       if (!forward.transceiver) {
         forward.transceiver = this.pc.addTransceiver(forward.track, { direction: 'sendonly' });
@@ -270,6 +273,11 @@ export class SfuPeer {
         );
       }
     }
+  }
+
+  private addPublishTransceiver(): void {
+    this.publishTransceiver = this.pc.addTransceiver('audio', { direction: 'recvonly' });
+    this.publishTransceiver.onTrack.subscribe((track) => this.options.onPublisherTrack(track));
   }
 
   private trackMappings(): TrackMapping[] {
