@@ -55,7 +55,8 @@ describe.each([
     const { session, keys } = selfKeyedSrtpSession();
     const ssrc = 0x1234abcd;
     const protector = make(keys, ssrc);
-    // Across a sequence-number wrap (rollover counter 0 → 1), with payload sizes beyond one batch.
+    // Across a sequence-number wrap (rollover counter 0 → 1), with payload sizes beyond one batch
+    // and as large as a datagram a browser could send (past 512 bytes, in odd lengths).
     for (let i = 0; i < 80; i++) {
       const sequenceNumber = (65_500 + i) & 0xffff;
       const header = new RtpHeader({
@@ -65,7 +66,7 @@ describe.each([
         ssrc,
         marker: i === 0,
       });
-      const payload = randomBytes(i === 40 ? 400 : 20 + i);
+      const payload = randomBytes(i === 40 ? 400 : i === 41 ? 1_201 : i === 42 ? 512 : 20 + i);
       const ours = protect(protector, header, payload, 65_500 + i);
       const theirs = session.encrypt(payload, header);
       expect(ours).toEqual(theirs);
