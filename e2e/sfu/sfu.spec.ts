@@ -328,6 +328,8 @@ test('a user whose token has no publish right cannot talk, and nobody gets audio
   expect((await muted.evaluate(() => window.harness.elements())).map((e) => e.userId)).toEqual([
     'hears-nothing',
   ]);
+  // With no publish slot, the placeholder data channel is what brought the connection up.
+  expect(await muted.evaluate(() => window.harness.sctpAssociations())).toEqual([true]);
   for (const page of [muted, listener]) await page.evaluate(() => window.harness.disconnect());
 });
 
@@ -346,6 +348,10 @@ test('Chromium’s consent checks are answered by the receive thread, off the ev
   await expect
     .poll(() => harness.sfu.stats().consentAnswersOffLoop - before, { timeout: 20_000 })
     .toBeGreaterThanOrEqual(2);
+  // Members who may talk are connected by their publish slot: no SCTP association whose
+  // heartbeats (every 30 s, each way) would wake the server for as long as they stay idle.
+  for (const page of [talker, listener])
+    expect(await page.evaluate(() => window.harness.sctpAssociations())).toEqual([false]);
   await expect
     .poll(async () => (await levels(listener))['consent-a'] ?? 0, { timeout: 5_000 })
     .toBeGreaterThan(AUDIBLE);

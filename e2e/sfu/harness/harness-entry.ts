@@ -78,6 +78,10 @@ const speaking: { userId: string; speaking: boolean }[] = [];
 const harness = {
   states,
   speaking,
+  /** Per peer connection: whether it negotiated an SCTP association (a data channel m-line). */
+  sctpAssociations(): boolean[] {
+    return peerConnections.map((pc) => pc.sctp !== null);
+  },
   async connect(url: string, token: string, tone: boolean): Promise<void> {
     await audioContext.resume();
     transport = new EmbeddedSfuTransport({
