@@ -10,7 +10,11 @@ import { DatagramBatch } from './datagram-batch.js';
 import { redPrimaryOnly } from './opus-red.js';
 import type { ReportSchedule, SenderReports } from './sender-reports.js';
 import type { SendPath } from './sfu-counters.js';
-import { SRTP_AUTH_TAG_BYTES, createSrtpProtector, type SrtpProtector } from './srtp/srtp-aes-cm.js';
+import {
+  SRTP_AUTH_TAG_BYTES,
+  createSrtpProtector,
+  type SrtpProtector,
+} from './srtp/srtp-aes-cm.js';
 import {
   IceSendRoute,
   aesCmSendKeys,
