@@ -220,8 +220,20 @@ async function waitHeard(scenario: Scenario, timeoutMs: number): Promise<boolean
   return false;
 }
 
+let nudges = 0;
+
+/**
+ * Moves the pointer on both pages, as a person holding the phone would. A free user's tab stops
+ * listening after a minute without input (spec §4), which lost every round after the fourth.
+ */
+async function stayActive(scenario: Scenario): Promise<void> {
+  const x = 20 + (nudges++ % 2) * 10;
+  for (const page of [scenario.talker.page, scenario.listener]) await page.mouse.move(x, 20);
+}
+
 /** One switch: ms from the new path being usable to the tone heard again (NaN: not in 15 s). */
 async function round(scenario: Scenario): Promise<number> {
+  await stayActive(scenario);
   if (!(await waitHeard(scenario, 20_000))) return Number.NaN;
   await watchReturn(scenario.listener, scenario.ear, AUDIBLE);
   const usable = await switchNetwork(scenario.talker.context, relay, scenario.link);
