@@ -96,8 +96,13 @@ export class WeriftVoiceClient {
     );
   }
 
+  /**
+   * The microphone is on a publish slot *and* the connection is up, so what is sent now is heard.
+   * The publish slot comes in the first offer, before ICE and DTLS have connected; packets sent
+   * before that are dropped by werift (no SRTP keys yet), as a browser would not send them either.
+   */
   get isPublishing(): boolean {
-    return this.publishing;
+    return this.publishing && this.pc.connectionState === 'connected';
   }
 
   /** Sends one packet as the microphone (the SFU must have negotiated our publish slot). */
