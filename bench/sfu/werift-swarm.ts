@@ -8,6 +8,8 @@ import { RtpHeader, RtpPacket } from 'werift';
 import {
   benchPayload,
   BENCH_PAYLOAD_BYTES,
+  DTX_FRAME,
+  DTX_INTERVAL_MS,
   nowUs,
   PACKETS_PER_SECOND,
   readBenchPayload,
@@ -35,6 +37,8 @@ interface Group {
   timestamp: number;
   streaming: boolean;
   stream: Promise<void>;
+  /** The DTX timers of the publishers' silent microphones ('silence'). */
+  silence: NodeJS.Timeout[];
 }
 
 ignoreRetransmittedHelloVerify();
@@ -59,6 +63,7 @@ function groupFor(name: string): Group {
       timestamp: 0,
       streaming: false,
       stream: Promise.resolve(),
+      silence: [],
     };
     groups.set(name, group);
   }
@@ -160,6 +165,32 @@ function sendOne(group: Group, payloadBytes: number): void {
   client.sendRtp(packet);
 }
 
+function stopSilence(group: Group): void {
+  for (const timer of group.silence) clearTimeout(timer);
+  group.silence = [];
+}
+
+/** Each publisher sends DTX frames at its own phase, with its own sequence and timestamps. */
+function startSilence(group: Group): void {
+  stopSilence(group);
+  for (const client of group.publishers) {
+    let sequenceNumber = 1;
+    let timestamp = 0;
+    const send = () => {
+      const header = new RtpHeader({ payloadType: 111, sequenceNumber, timestamp, ssrc: 0xbeef });
+      sequenceNumber = (sequenceNumber + 1) & 0xffff;
+      timestamp = (timestamp + (48_000 * DTX_INTERVAL_MS) / 1000) >>> 0;
+      client.sendRtp(new RtpPacket(header, DTX_FRAME));
+    };
+    group.silence.push(
+      setTimeout(() => {
+        send();
+        group.silence.push(setInterval(send, DTX_INTERVAL_MS));
+      }, Math.random() * DTX_INTERVAL_MS),
+    );
+  }
+}
+
 /** Paced against the clock, so timer drift does not thin the stream. */
 async function paced(
   group: Group,
@@ -209,6 +240,10 @@ async function run(message: SwarmCommand): Promise<SwarmReply> {
       group.received.fill(0);
       group.delays = new DelayHistogram();
       return { ok: 'window' };
+    case 'silence':
+      if (message.on) startSilence(group);
+      else stopSilence(group);
+      return { ok: 'silence', members: group.publishers.length };
     case 'stats':
       return {
         ok: 'stats',
@@ -223,6 +258,7 @@ async function run(message: SwarmCommand): Promise<SwarmReply> {
         ),
       };
     case 'leave':
+      stopSilence(group);
       group.streaming = false;
       await group.stream;
       await Promise.allSettled([...group.subscribers, ...group.publishers].map((c) => c.close()));

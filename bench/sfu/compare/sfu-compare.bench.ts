@@ -20,7 +20,12 @@
  */
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { PACKETS_PER_SECOND, RED_PAYLOAD_BYTES, nowUs } from '../swarm/bench-packet.js';
+import {
+  DTX_INTERVAL_MS,
+  PACKETS_PER_SECOND,
+  RED_PAYLOAD_BYTES,
+  nowUs,
+} from '../swarm/bench-packet.js';
 import { DelayHistogram } from '../swarm/delay-histogram.js';
 import type { JoinTarget } from '../swarm/swarm-client.js';
 import { SwarmProcess } from '../swarm/swarm-process.js';
@@ -310,8 +315,17 @@ async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string
   await sleep(IDLE_WINDOW_MS);
   const idle = pct(cpuSeconds(server.pid) - cpu0, (performance.now() - wall0) / 1000);
   const rss = rssMiB(server.pid);
+  // The same members with their microphones open and silent, as a browser's are between talks
+  // (the track disabled, Opus DTX sending a frame every 400 ms).
+  await Promise.all(all.map((s) => s.ask({ cmd: 'silence', group, on: true })));
+  await sleep(5_000);
+  const dtx0 = cpuSeconds(server.pid);
+  const dtxWall0 = performance.now();
+  await sleep(IDLE_WINDOW_MS);
+  const dtx = pct(cpuSeconds(server.pid) - dtx0, (performance.now() - dtxWall0) / 1000);
+  await Promise.all(all.map((s) => s.ask({ cmd: 'silence', group, on: false })));
   await Promise.all(all.map((s) => s.ask({ cmd: 'leave', group })));
-  return `${server.label.padEnd(8)} | ${joined}/${rooms} rooms joined in ${joinSeconds.toFixed(0)} s | CPU ${idle.toFixed(2)} % of a core (${(idle - base).toFixed(2)} % above empty) | RSS ${rss.toFixed(0)} MiB`;
+  return `${server.label.padEnd(8)} | ${joined}/${rooms} rooms joined in ${joinSeconds.toFixed(0)} s | CPU ${idle.toFixed(2)} % of a core (${(idle - base).toFixed(2)} % above empty); ${dtx.toFixed(2)} % with DTX from every member | RSS ${rss.toFixed(0)} MiB`;
 }
 
 const servers = await startServers();
@@ -403,7 +417,7 @@ try {
 
   if (IDLE_ROOMS > 0) {
     console.log(
-      `\nIdle load: ${IDLE_ROOMS} rooms, one silent member each (microphone published, no packets):`,
+      `\nIdle load: ${IDLE_ROOMS} rooms, one silent member each (microphone published; no packets, then a DTX frame every ${DTX_INTERVAL_MS} ms):`,
     );
     for (const server of servers) console.log(`  ${await idleRooms(server, IDLE_ROOMS)}`);
     // What the members' consent checks alone force on a Node process, for scale.

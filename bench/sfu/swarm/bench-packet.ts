@@ -33,3 +33,8 @@ export function readBenchPayload(payload: Buffer): { index: number; sentAtUs: nu
   if (payload.length < 15 || payload.readUInt16BE(1) !== MAGIC) return undefined;
   return { index: payload.readUInt32BE(3), sentAtUs: payload.readDoubleBE(7) };
 }
+
+/** Opus DTX during silence: one comfort-noise frame every 400 ms (RFC 7587 §3.1.3). */
+export const DTX_INTERVAL_MS = 400;
+/** A 3-byte Opus frame (20 ms, SILK narrowband TOC), the size a DTX update has. */
+export const DTX_FRAME = Buffer.from([0x08, 0x00, 0x00]);

@@ -16,6 +16,11 @@ export type SwarmCommand =
   | { cmd: 'publish'; group: string; seconds: number; payloadBytes?: number }
   /** Subscribers: count and time only packets whose index is in [from, to). */
   | { cmd: 'window'; group: string; from: number; to: number }
+  /**
+   * Every publisher of the group: a silent open microphone, as Opus DTX sends it (a 3-byte frame
+   * every 400 ms, each member at its own phase), until told to stop.
+   */
+  | { cmd: 'silence'; group: string; on: boolean }
   | { cmd: 'stats'; group: string }
   | { cmd: 'leave'; group: string };
 
@@ -42,5 +47,6 @@ export type SwarmReply =
       silent: string[];
       publisher: string | undefined;
     }
+  | { ok: 'silence'; members: number }
   | { ok: 'left' }
   | { error: string };

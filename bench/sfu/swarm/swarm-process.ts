@@ -8,6 +8,7 @@ type ReplyFor<C extends SwarmCommand['cmd']> = {
   stream: Ok<'streaming'>;
   publish: Ok<'published'>;
   window: Ok<'window'>;
+  silence: Ok<'silence'>;
   stats: Ok<'stats'>;
   leave: Ok<'left'>;
 }[C];
