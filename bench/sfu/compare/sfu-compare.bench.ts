@@ -230,6 +230,14 @@ async function talk(server: ServerUnderTest, totals: Totals, listeners: number):
 }
 
 const pct = (cpu: number, wall: number) => (wall > 0 ? (cpu / wall) * 100 : Number.NaN);
+
+/** The process's CPU, in % of a core, over the next `ms` of wall time. */
+async function cpuPercentOver(pid: number, ms: number): Promise<number> {
+  const cpu0 = cpuSeconds(pid);
+  const wall0 = performance.now();
+  await sleep(ms);
+  return pct(cpuSeconds(pid) - cpu0, (performance.now() - wall0) / 1000);
+}
 const activePct = (r: Totals) => pct(r.cpuSeconds, r.wallSeconds);
 const idlePct = (r: Totals) => pct(r.idleCpuSeconds, r.idleWallSeconds);
 
@@ -281,10 +289,7 @@ function describe(row: Row): string {
 /** 500 rooms with one member each who publishes a microphone and says nothing. */
 async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string> {
   const group = `${server.label}-idle`;
-  const base0 = cpuSeconds(server.pid);
-  const baseWall0 = performance.now();
-  await sleep(5_000);
-  const base = pct(cpuSeconds(server.pid) - base0, (performance.now() - baseWall0) / 1000);
+  const base = await cpuPercentOver(server.pid, 5_000);
   const targets: JoinTarget[] = [];
   for (let i = 0; i < rooms; i++)
     targets.push(await server.publisherTarget(`idle-${i}`, `member-${i}`));
@@ -308,21 +313,15 @@ async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string
     );
   const joinSeconds = (performance.now() - started) / 1000;
   await sleep(5_000);
-  const cpu0 = cpuSeconds(server.pid);
-  const wall0 = performance.now();
   // One whole SCTP heartbeat period (30 s, each member's data channel), so every member's
   // heartbeat is counted once whenever the window starts; it holds 5–7 consent checks each.
-  await sleep(IDLE_WINDOW_MS);
-  const idle = pct(cpuSeconds(server.pid) - cpu0, (performance.now() - wall0) / 1000);
+  const idle = await cpuPercentOver(server.pid, IDLE_WINDOW_MS);
   const rss = rssMiB(server.pid);
   // The same members with their microphones open and silent, as a browser's are between talks
   // (the track disabled, Opus DTX sending a frame every 400 ms).
   await Promise.all(all.map((s) => s.ask({ cmd: 'silence', group, on: true })));
   await sleep(5_000);
-  const dtx0 = cpuSeconds(server.pid);
-  const dtxWall0 = performance.now();
-  await sleep(IDLE_WINDOW_MS);
-  const dtx = pct(cpuSeconds(server.pid) - dtx0, (performance.now() - dtxWall0) / 1000);
+  const dtx = await cpuPercentOver(server.pid, IDLE_WINDOW_MS);
   await Promise.all(all.map((s) => s.ask({ cmd: 'silence', group, on: false })));
   await Promise.all(all.map((s) => s.ask({ cmd: 'leave', group })));
   return `${server.label.padEnd(8)} | ${joined}/${rooms} rooms joined in ${joinSeconds.toFixed(0)} s | CPU ${idle.toFixed(2)} % of a core (${(idle - base).toFixed(2)} % above empty); ${dtx.toFixed(2)} % with DTX from every member | RSS ${rss.toFixed(0)} MiB`;

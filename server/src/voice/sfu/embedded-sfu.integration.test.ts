@@ -15,6 +15,7 @@ import {
 } from './testing/sfu-test-server.js';
 import { WeriftVoiceClient } from './testing/werift-voice-client.js';
 import { threadConsentAnswers } from './native/receive-thread.js';
+import type { ServerVoiceMessage } from '../../../../protocol/voice-signalling.js';
 
 let server: SfuTestServer;
 const clients: WeriftVoiceClient[] = [];
@@ -498,26 +499,26 @@ describe('admin controls', () => {
         .every((m) => m.type === 'offer' && m.publishMid === null),
     ).toBe(true);
     // With no publish slot, the first offer needs the placeholder data channel to connect at all.
-    expect(firstOfferSdp(client)).toMatch(/^m=application /m);
+    expect(firstOffer(client)?.sdp).toMatch(/^m=application /m);
     await client.waitFor(() => client.pc.connectionState === 'connected', 10_000, 'connected');
   });
 
   it('a member who may talk is offered the publish slot first, with no data channel to keep alive', async () => {
     const client = await join('publish-first', 1);
     await client.waitFor(() => client.isPublishing, 10_000, 'publish slot');
-    const firstOffer = client.messages.find((m) => m.type === 'offer');
-    expect(firstOffer?.type === 'offer' && firstOffer.publishMid).toBeTruthy();
+    expect(firstOffer(client)?.publishMid).toBeTruthy();
     // No SCTP association, so neither end sends a heartbeat every 30 s while the member is idle.
-    expect(firstOfferSdp(client)).not.toMatch(/^m=application /m);
+    expect(firstOffer(client)?.sdp).not.toMatch(/^m=application /m);
     expect(client.pc.sctpTransport).toBeFalsy();
     await client.waitFor(() => client.pc.connectionState === 'connected', 10_000, 'connected');
     expect(client.messages.filter((m) => m.type === 'offer')).toHaveLength(1);
   });
 });
 
-function firstOfferSdp(client: WeriftVoiceClient): string {
-  const offer = client.messages.find((m) => m.type === 'offer');
-  return offer?.type === 'offer' ? offer.sdp : '';
+type Offer = Extract<ServerVoiceMessage, { type: 'offer' }>;
+
+function firstOffer(client: WeriftVoiceClient): Offer | undefined {
+  return client.messages.find((m): m is Offer => m.type === 'offer');
 }
 
 describe('recovery', () => {

@@ -49,8 +49,8 @@ export interface SfuPeerOptions {
  * The server side of one browser's connection. It is always the offerer: the first offer carries
  * the publisher's receive slot (or, for a member who may not talk, a placeholder data channel) so
  * ICE and DTLS come up before any talker's audio exists, and each change in the set of talkers
- * triggers another offer. Offers
- * reconcile the wanted talkers with the transceivers, so queued requests collapse into one.
+ * triggers another offer. Offers reconcile the wanted talkers with the transceivers, so queued
+ * requests collapse into one.
  */
 export class SfuPeer {
   readonly pc: RTCPeerConnection;
