@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDir = join(root, 'server/src/voice/sfu/native');
 const source = join(nativeDir, 'sfu-datagrams.c');
-const sources = [source, join(nativeDir, 'receive-thread.c')];
+const sources = [source, join(nativeDir, 'receive-thread.c'), join(nativeDir, 'fan-out.c')];
 const output = join(root, 'dist/native/sfu-datagrams.node');
 const required = process.argv.includes('--required');
 

@@ -1,10 +1,12 @@
 /**
  * The built-in SFU's per-packet forwarding cost, without a swarm: one talker's packets (RED-sized) go
- * through N `RtpForwarder`s (header rewrite, SRTP, UDP send) at 50 packets/s, as the SFU does for a
- * room of N listeners. The forwarders sit on werift-shaped stand-ins (`standInForwarder`), with
- * real UDP sockets to a receiver process. Prints the CPU per forwarded packet with the UDP send and with the send left out, so
- * the forwarder's own work and the socket's can be told apart; a quick loop for optimising it
- * before the full comparison (`npm run bench sfu-compare`).
+ * through N forwarders (header rewrite, SRTP, UDP send) at 50 packets/s, as the SFU does for a
+ * room of N listeners: the addon's fan-out (`NativeRtpForwarder`, when built) and the JavaScript
+ * `RtpForwarder`, one after the other. The forwarders sit on werift-shaped stand-ins
+ * (`standInForwarder`), with real UDP sockets to a receiver process. Prints the CPU per forwarded
+ * packet with the UDP send, and for the JavaScript forwarder also with the send left out, so its own
+ * work and the socket's can be told apart; a quick loop for optimising it before the full
+ * comparison (`npm run bench sfu-compare`).
  *
  *   npx tsx bench/sfu/rtp-forwarder.bench.ts [listeners=300] [seconds=8] [payload bytes=165, RED-sized]
  */
@@ -13,9 +15,13 @@ import dgram from 'node:dgram';
 import { ProtectionProfileAes128CmHmacSha1_80 } from 'werift';
 import { RED_PAYLOAD_BYTES } from './swarm/bench-packet.js';
 import { sendsNatively } from '../../server/src/voice/sfu/datagram-batch.js';
-import type { ForwardedPacket, RtpForwarder } from '../../server/src/voice/sfu/rtp-forwarder.js';
+import type { ForwardedPacket, TalkerForwarder } from '../../server/src/voice/sfu/rtp-forwarder.js';
 import { SenderReports } from '../../server/src/voice/sfu/sender-reports.js';
-import { standInForwarder } from '../../server/src/voice/sfu/testing/stand-in-forwarder.js';
+import {
+  forwarderKinds,
+  standInForwarder,
+  type ForwarderKind,
+} from '../../server/src/voice/sfu/testing/stand-in-forwarder.js';
 
 const LISTENERS = Number(process.argv[2] ?? 300);
 const SECONDS = Number(process.argv[3] ?? 8);
@@ -37,9 +43,16 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
     execArgv: ['--import', 'tsx'],
   });
   const ports = await new Promise<number[]>((resolve) => receiver.once('message', resolve));
+  for (const kind of forwarderKinds()) await measure(kind, ports);
+  receiver.kill();
+  process.exit(0);
+}
+
+async function measure(kind: ForwarderKind, ports: number[]): Promise<void> {
+  let index = 0;
   const reports = new SenderReports();
   const transports: { closed: boolean }[] = [];
-  const forwarders: RtpForwarder[] = [];
+  const forwarders: TalkerForwarder[] = [];
   for (let i = 0; i < LISTENERS; i++) {
     const socket = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -60,13 +73,13 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
         },
       },
       reports,
+      kind,
     });
     transports.push(transport);
     forwarders.push(forwarder);
   }
 
   const payload = Buffer.alloc(PAYLOAD_BYTES, 0x5a);
-  let index = 0;
   const run = async (seconds: number) => {
     const start = process.cpuUsage();
     let packets = 0;
@@ -96,17 +109,16 @@ if (process.env.RTP_FORWARDER_BENCH_RECEIVER) {
   await run(2); // warm up
   const withSend = await run(SECONDS);
   for (const transport of transports) transport.closed = true;
-  const without = await run(SECONDS);
+  const without = kind === 'javascript' ? await run(SECONDS) : undefined;
   const line = (label: string, r: { user: number; system: number; core: number }) =>
     `${label.padEnd(26)} ${(r.user + r.system).toFixed(2).padStart(6)} µs per forwarded packet (user ${r.user.toFixed(2)}, system ${r.system.toFixed(2)}) | ${r.core.toFixed(1)} % of a core`;
   console.log(
-    `RtpForwarder, 1 talker → ${LISTENERS} listeners, 50 packets/s of ${PAYLOAD_BYTES}-byte payloads:`,
+    `${kind === 'native' ? "NativeRtpForwarder (the addon's fan-out)" : 'RtpForwarder (JavaScript)'}, 1 talker → ${LISTENERS} listeners, 50 packets/s of ${PAYLOAD_BYTES}-byte payloads:`,
   );
   console.log(line('with the UDP send', withSend));
-  console.log(line('forwarder alone (no send)', without));
+  if (without) console.log(line('forwarder alone (no send)', without));
   console.log(
     `  → ${Math.floor(1e6 / 50 / (withSend.user + withSend.system))} forwarded streams per core`,
   );
-  receiver.kill();
-  process.exit(0);
+  reports.close();
 }

@@ -189,7 +189,7 @@ function nativeState(socket: Socket): SocketState | undefined {
  * The descriptor of a bound, unconnected socket whose internals are known: -1 once it is closed,
  * undefined when the native send cannot take it (then `sendDatagram` does).
  */
-function socketDescriptor(socket: Socket): number | undefined {
+export function socketDescriptor(socket: Socket): number | undefined {
   const state = nativeState(socket);
   if (!state) return undefined;
   if (state.handle === null) return -1;

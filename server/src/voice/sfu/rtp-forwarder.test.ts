@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import dgram, { type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RtpPacket, type GenericNack } from 'werift';
+import { RtcpSrPacket, RtpPacket, type GenericNack, type RtcpPacket } from 'werift';
 import { RedEncoder, parseRed } from './opus-red.js';
 import { RED_AFTER_LOSS_PACKETS, type ForwardedPacket } from './rtp-forwarder.js';
 import { SenderReports } from './sender-reports.js';
 import { selfKeyedSrtpSession } from './testing/self-keyed-srtp-session.js';
-import { standInForwarder } from './testing/stand-in-forwarder.js';
+import {
+  forwarderKinds,
+  standInForwarder,
+  type ForwarderKind,
+} from './testing/stand-in-forwarder.js';
 
 const sockets: Socket[] = [];
 const reports = new SenderReports();
@@ -27,27 +31,28 @@ async function bound(): Promise<Socket> {
  * One listener: a stand-in forwarder sending on a real socket to `receiver`, and werift's own SRTP
  * session holding the listener's keys, to decrypt what arrives as the listener's browser would.
  */
-async function listener(ssrc: number, red = false) {
+async function listener(kind: ForwarderKind, ssrc: number, red = false) {
   const { session } = selfKeyedSrtpSession();
   const [socket, receiver] = await Promise.all([bound(), bound()]);
   const received: RtpPacket[] = [];
   receiver.on('message', (message) =>
     received.push(RtpPacket.deSerialize(session.decrypt(message))),
   );
-  const { forwarder, sender } = standInForwarder({
+  const { forwarder, sender, transport } = standInForwarder({
     socket,
     remotePort: receiver.address().port,
     ssrc,
     localContext: session.localContext,
     reports,
     red,
+    kind,
   });
   const arrived = async (count: number) => {
     for (let i = 0; i < 200 && received.length < count; i++)
       await new Promise((resolve) => setTimeout(resolve, 5));
     return received;
   };
-  return { forwarder, sender, arrived };
+  return { forwarder, sender, transport, arrived };
 }
 
 function packet(ssrc: number, sequenceNumber: number, timestamp: number, marker = false) {
@@ -55,9 +60,9 @@ function packet(ssrc: number, sequenceNumber: number, timestamp: number, marker 
   return { header: { ssrc, sequenceNumber, timestamp, marker }, payload } as ForwardedPacket;
 }
 
-describe('RtpForwarder (one talker towards one listener)', () => {
+describe.each(forwarderKinds())('the %s forwarder (one talker towards one listener)', (kind) => {
   it('sends the talker’s audio under the listener’s SSRC and payload type, encrypted for the listener', async () => {
-    const ann = await listener(0xa11ce);
+    const ann = await listener(kind, 0xa11ce);
     const sent = [packet(42, 65_534, 4_000_000_000, true), packet(42, 65_535, 4_000_000_960)];
     sent.push(packet(42, 0, 4_000_001_920)); // the talker's sequence number wraps
     for (const p of sent) ann.forwarder.send(p);
@@ -76,11 +81,48 @@ describe('RtpForwarder (one talker towards one listener)', () => {
     expect(seqs).toEqual([seqs[0]!, (seqs[0]! + 1) & 0xffff, (seqs[0]! + 2) & 0xffff]);
     const stamps = got.map((p) => p.header.timestamp);
     expect(stamps).toEqual([stamps[0]!, (stamps[0]! + 960) >>> 0, (stamps[0]! + 1920) >>> 0]);
-    expect(ann.sender.packetCount).toBe(3);
+  });
+
+  it('keeps its RTCP sender reports truthful: packets, octets and the RTP/NTP clock pair', async () => {
+    const { session } = selfKeyedSrtpSession();
+    const [socket, receiver] = await Promise.all([bound(), bound()]);
+    const received: RtpPacket[] = [];
+    receiver.on('message', (message) =>
+      received.push(RtpPacket.deSerialize(session.decrypt(message))),
+    );
+    const rtcp: RtcpPacket[][] = [];
+    // The first report 0.5 s after the first packet (the earliest of werift's 0.5–1.5 s).
+    const soonReports = new SenderReports(undefined, () => 0);
+    const { forwarder } = standInForwarder({
+      socket,
+      remotePort: receiver.address().port,
+      ssrc: 0x5e7,
+      localContext: session.localContext,
+      reports: soonReports,
+      kind,
+      onRtcp: (packets) => rtcp.push(packets),
+    });
+    const sent = [packet(9, 10, 48_000), packet(9, 11, 48_960), packet(9, 12, 49_920)];
+    const before = Date.now();
+    for (const p of sent) forwarder.send(p);
+    for (let i = 0; i < 300 && rtcp.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    soonReports.close();
+
+    const report = rtcp[0]?.find((p): p is RtcpSrPacket => p instanceof RtcpSrPacket);
+    expect(report?.ssrc).toBe(0x5e7);
+    expect(report?.senderInfo.packetCount).toBe(3);
+    const octets = sent.reduce((sum, p) => sum + p.payload.length, 0);
+    expect(report?.senderInfo.octetCount).toBe(octets);
+    // The clock pair is the first packet's: its RTP timestamp as the listener got it, and the
+    // wall-clock time it was sent (NTP: seconds since 1900 in the upper 32 bits).
+    expect(report?.senderInfo.rtpTimestamp).toBe(received[0]?.header.timestamp);
+    const ntpSeconds = Number(report!.senderInfo.ntpTimestamp >> 32n) - 2_208_988_800;
+    expect(Math.abs(ntpSeconds * 1000 - before)).toBeLessThan(2_000);
   });
 
   it('continues its numbering without a jump when the talker’s stream restarts with a new SSRC', async () => {
-    const ben = await listener(0xb0b);
+    const ben = await listener(kind, 0xb0b);
     ben.forwarder.send(packet(1, 100, 5_000));
     ben.forwarder.send(packet(1, 101, 5_960));
     ben.forwarder.send(packet(2, 31_000, 777_777)); // a new source, numbered from elsewhere
@@ -96,7 +138,7 @@ describe('RtpForwarder (one talker towards one listener)', () => {
   });
 
   it('sends RED to a listener that negotiated it and the plain Opus frame to one that did not', async () => {
-    const [plain, red] = await Promise.all([listener(0x1), listener(0x2, true)]);
+    const [plain, red] = await Promise.all([listener(kind, 0x1), listener(kind, 0x2, true)]);
     const encoder = new RedEncoder(2, 1000);
     const sent = [0, 1, 2, 3, 4].map((i) => {
       const p = packet(7, 500 + i, 96_000 + 960 * i);
@@ -127,7 +169,7 @@ describe('RtpForwarder (one talker towards one listener)', () => {
   });
 
   it('stops repeating earlier frames once the listener has lost nothing for RED_AFTER_LOSS_PACKETS packets', async () => {
-    const red = await listener(0x4, true);
+    const red = await listener(kind, 0x4, true);
     const encoder = new RedEncoder(1, 1000);
     red.sender.onGenericNack.execute({ lost: [] } as unknown as GenericNack);
     const count = RED_AFTER_LOSS_PACKETS + 2;
@@ -149,7 +191,7 @@ describe('RtpForwarder (one talker towards one listener)', () => {
   });
 
   it('wraps a frame that has no RED form (silence after an admin mute) for a RED listener', async () => {
-    const red = await listener(0x3, true);
+    const red = await listener(kind, 0x3, true);
     const silence = packet(7, 9, 9_600);
     red.forwarder.send(silence);
     const [got] = await red.arrived(1);
@@ -170,6 +212,7 @@ describe('RtpForwarder (one talker towards one listener)', () => {
       ssrc: 0xb0b,
       localContext: session.localContext,
       reports,
+      kind,
     });
     const arrived = async (count: number) => {
       for (let i = 0; i < 200 && datagrams.length < count; i++)
@@ -196,5 +239,74 @@ describe('RtpForwarder (one talker towards one listener)', () => {
     nack([lost]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(datagrams.filter((datagram) => datagram.equals(sent[1]!))).toHaveLength(3);
+  });
+
+  it('sends through werift’s ICE connection when the pair is TCP or TURN, NACKed packets too', async () => {
+    const { session } = selfKeyedSrtpSession();
+    const datagrams: Buffer[] = [];
+    const { forwarder, sender } = standInForwarder({
+      socket: await bound(),
+      remotePort: 9,
+      ssrc: 0x7c9,
+      localContext: session.localContext,
+      reports,
+      kind,
+      throughWerift: (datagram) => datagrams.push(datagram),
+    });
+    const sent = [packet(3, 70, 1_000), packet(3, 71, 1_960)];
+    expect(sent.map((p) => forwarder.send(p))).toEqual(['slow', 'slow']);
+    const got = datagrams.map((d) => RtpPacket.deSerialize(session.decrypt(d)));
+    expect(got.map((p) => p.payload)).toEqual(sent.map((p) => p.payload));
+    expect(got.map((p) => p.header.ssrc)).toEqual([0x7c9, 0x7c9]);
+
+    sender.onGenericNack.execute({ lost: [got[0]!.header.sequenceNumber] } as GenericNack);
+    expect(datagrams).toHaveLength(3);
+    expect(datagrams[2]!.equals(datagrams[0]!)).toBe(true);
+  });
+
+  it('sends nothing once werift closed the pair’s socket, or once the listener stopped hearing the talker', async () => {
+    const ann = await listener(kind, 0xc1);
+    ann.forwarder.send(packet(5, 1, 960));
+    await ann.arrived(1);
+    ann.transport.closed = true;
+    expect(ann.forwarder.send(packet(5, 2, 1_920))).toBeUndefined();
+    ann.transport.closed = false;
+    ann.forwarder.close();
+    expect(ann.forwarder.send(packet(5, 3, 2_880))).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await ann.arrived(1)).toHaveLength(1);
+  });
+
+  it('encrypts with the new keys after a new DTLS session, numbering on without a jump', async () => {
+    const first = selfKeyedSrtpSession();
+    const second = selfKeyedSrtpSession();
+    const [socket, receiver] = await Promise.all([bound(), bound()]);
+    const datagrams: Buffer[] = [];
+    receiver.on('message', (message) => datagrams.push(message));
+    const { forwarder, sender } = standInForwarder({
+      socket,
+      remotePort: receiver.address().port,
+      ssrc: 0xd7,
+      localContext: first.session.localContext,
+      reports,
+      kind,
+    });
+    forwarder.send(packet(4, 300, 9_600));
+    forwarder.send(packet(4, 301, 10_560));
+    for (let i = 0; i < 100 && datagrams.length < 2; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    // An ICE restart's new DTLS handshake gave werift new SRTP keys.
+    sender.dtlsTransport.srtp.localContext = second.session.localContext;
+    forwarder.send(packet(4, 302, 11_520));
+    for (let i = 0; i < 100 && datagrams.length < 3; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+
+    expect(datagrams).toHaveLength(3);
+    const before = datagrams
+      .slice(0, 2)
+      .map((d) => RtpPacket.deSerialize(first.session.decrypt(d)));
+    const after = RtpPacket.deSerialize(second.session.decrypt(datagrams[2]!));
+    expect(after.header.sequenceNumber).toBe((before[1]!.header.sequenceNumber + 1) & 0xffff);
+    expect(() => first.session.decrypt(datagrams[2]!)).toThrow();
   });
 });

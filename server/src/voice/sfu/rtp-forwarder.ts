@@ -14,6 +14,7 @@ import {
   SRTP_AUTH_TAG_BYTES,
   createSrtpProtector,
   type SrtpProtector,
+  type SrtpSessionKeys,
 } from './srtp/srtp-aes-cm.js';
 import {
   IceSendRoute,
@@ -37,6 +38,23 @@ export interface ForwardedPacket {
    * forwarder that needs it and kept here for the rest of the fan-out.
    */
   redPrimary?: Buffer;
+}
+
+/**
+ * One talker's audio towards one listener: `RtpForwarder` here, or `NativeRtpForwarder` with the
+ * SFU's addon built (`create-forwarder.ts` chooses).
+ */
+export interface TalkerForwarder {
+  /**
+   * Sends one packet to the listener: 'fast' when encrypted here and sent on the nominated UDP
+   * socket, 'slow' when handed to werift (its sender, or its ICE connection for TCP and TURN
+   * pairs), undefined when not sent (DTLS not up yet, consent to send lost, socket closed).
+   */
+  send(packet: ForwardedPacket): SendPath | undefined;
+  /** The listener's browser reported these sequence numbers lost (RTCP NACK). */
+  resend(lost: readonly number[]): void;
+  /** The listener no longer hears this talker: forget the keys and the history now. */
+  close(): void;
 }
 
 const RTP_HEADER_BYTES = 12;
@@ -80,7 +98,7 @@ const datagrams = new DatagramBatch();
  * browser negotiated AES-GCM, or for TCP/TURN pairs (those still get our encryption, sent through
  * werift's ICE connection). `send` says which path a packet took, for the SFU's counters.
  */
-export class RtpForwarder {
+export class RtpForwarder implements TalkerForwarder {
   private context: object | undefined;
   private protector: SrtpProtector | undefined;
   private route: IceSendRoute | undefined;
@@ -102,12 +120,16 @@ export class RtpForwarder {
   private readonly sent: (Buffer | undefined)[] = new Array<Buffer | undefined>(NACK_HISTORY);
   private readonly sentSequence = new Int32Array(NACK_HISTORY).fill(-1);
   private readonly resends = new Uint8Array(NACK_HISTORY);
+  private readonly createProtector: (keys: SrtpSessionKeys, ssrc: number) => SrtpProtector;
+  private closed = false;
 
   constructor(
     private readonly transceiver: RTCRtpTransceiver,
     private readonly track: MediaStreamTrack,
     private readonly reports: SenderReports,
+    protector: ((keys: SrtpSessionKeys, ssrc: number) => SrtpProtector) | undefined = undefined,
   ) {
+    this.createProtector = protector ?? ((keys, ssrc) => createSrtpProtector(keys, ssrc));
     this.reporting = reportingSender(transceiver.sender);
     // werift answers NACKs from its own history, which holds only what went its slow way.
     transceiver.sender.onGenericNack.subscribe((feedback) => this.resend(feedback.lost));
@@ -119,6 +141,7 @@ export class RtpForwarder {
    * not a replay; a listener who asks again and again gets each at most MAX_RESENDS times.
    */
   resend(lost: readonly number[]): void {
+    if (this.closed) return;
     // A listener that loses packets gets the talker's earlier frames in each packet for a while.
     this.redundancyLeft = RED_AFTER_LOSS_PACKETS;
     const route = this.route;
@@ -139,6 +162,7 @@ export class RtpForwarder {
    * pairs), undefined when not sent (DTLS not up yet, consent to send lost, socket closed).
    */
   send(packet: ForwardedPacket): SendPath | undefined {
+    if (this.closed) return undefined;
     const sender = this.transceiver.sender;
     const dtls = senderTransport(sender);
     const codec = sender.codec;
@@ -200,12 +224,19 @@ export class RtpForwarder {
     return way && (way === 'udp' ? 'fast' : 'slow');
   }
 
+  close(): void {
+    this.closed = true;
+    this.protector = undefined;
+    this.route = undefined;
+    this.sent.fill(undefined);
+  }
+
   private useSession(dtls: RTCDtlsTransport): void {
     this.context = localSrtpContext(dtls);
     const keys = aesCmSendKeys(dtls);
     const connection = iceConnection(dtls);
     this.protector =
-      keys && connection ? createSrtpProtector(keys, this.transceiver.sender.ssrc) : undefined;
+      keys && connection ? this.createProtector(keys, this.transceiver.sender.ssrc) : undefined;
     this.route = connection && new IceSendRoute(connection);
     // A new SRTP session starts its packet index afresh; what the old keys encrypted is no use.
     this.highestIndex = -1;

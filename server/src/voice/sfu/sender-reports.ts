@@ -31,6 +31,8 @@ interface Schedule extends ReportSchedule {
   at: number;
   /** The sender's packet count at its last report: unchanged means it stopped sending. */
   reportedCount: number;
+  /** Brings the sender's report fields up to date when they are kept elsewhere (in C). */
+  refresh: (() => void) | undefined;
 }
 
 /**
@@ -54,15 +56,19 @@ export class SenderReports {
 
   /**
    * `sender` just sent a packet; a stream not being reported on starts its reports. Until the
-   * returned schedule turns inactive, later packets need not call this again.
+   * returned schedule turns inactive, later packets need not call this again. A forwarder that
+   * counts its packets elsewhere passes `refresh`, which copies the counts and the clock pair into
+   * `sender`'s fields; it is called before each look at them.
    */
-  sent(sender: ReportingSender): ReportSchedule {
+  sent(sender: ReportingSender, refresh?: () => void): ReportSchedule {
     const known = this.schedules.get(sender);
     if (known) return known;
+    refresh?.();
     const schedule: Schedule = {
       active: true,
       at: Date.now() + FIRST_REPORT_MS * (0.5 + this.random()),
       reportedCount: sender.packetCount - 1,
+      refresh,
     };
     this.schedules.set(sender, schedule);
     if (!this.timer) {
@@ -83,6 +89,7 @@ export class SenderReports {
     const now = Date.now();
     for (const [sender, schedule] of this.schedules) {
       if (now < schedule.at) continue;
+      schedule.refresh?.();
       if (
         sender.stopped ||
         sender.dtlsTransport.state !== 'connected' ||

@@ -8,7 +8,8 @@ import type { IceCandidateInit } from '../../../../protocol/ice.js';
 import type { ServerVoiceMessage, TrackMapping } from '../../../../protocol/voice-signalling.js';
 import { NegotiationQueue } from './negotiation-queue.js';
 import { announceAddress, restoreOfferedCodecParameters } from './peer-config.js';
-import { RtpForwarder, type ForwardedPacket } from './rtp-forwarder.js';
+import { createForwarder } from './create-forwarder.js';
+import type { ForwardedPacket, TalkerForwarder } from './rtp-forwarder.js';
 import type { SenderReports } from './sender-reports.js';
 import type { SendPath } from './sfu-counters.js';
 import type { SfuLogger } from './sfu-logger.js';
@@ -28,7 +29,7 @@ interface Forward {
   userId: string;
   track: MediaStreamTrack;
   transceiver: RTCRtpTransceiver | undefined;
-  forwarder: RtpForwarder | undefined;
+  forwarder: TalkerForwarder | undefined;
 }
 
 export interface SfuPeerOptions {
@@ -174,6 +175,7 @@ export class SfuPeer {
     if (!forward) return;
     this.forgetLastForward();
     this.forwards.delete(identity);
+    forward.forwarder?.close();
     forward.track.stop();
     if (forward.transceiver && !this.closed) {
       this.pc.removeTrack(forward.transceiver.sender);
@@ -210,7 +212,10 @@ export class SfuPeer {
     clearTimeout(this.pendingAnswer?.timer);
     this.pendingAnswer?.reject(new Error('peer closed'));
     this.pendingAnswer = undefined;
-    for (const forward of this.forwards.values()) forward.track.stop();
+    for (const forward of this.forwards.values()) {
+      forward.forwarder?.close();
+      forward.track.stop();
+    }
     this.forwards.clear();
     this.forgetLastForward();
     this.pc
@@ -266,7 +271,7 @@ export class SfuPeer {
     for (const forward of this.forwards.values()) {
       if (!forward.transceiver) {
         forward.transceiver = this.pc.addTransceiver(forward.track, { direction: 'sendonly' });
-        forward.forwarder = new RtpForwarder(
+        forward.forwarder = createForwarder(
           forward.transceiver,
           forward.track,
           this.options.senderReports,

@@ -121,12 +121,12 @@ export function iceConnection(transport: RTCDtlsTransport): IceConnectionShape |
   return typeof connection?.send === 'function' ? connection : undefined;
 }
 
-interface UdpRoute {
+export interface UdpRoute {
   transport: UdpTransportShape;
   socket: Socket;
   host: string;
   port: number;
-  /** The destination for the batch's native send (`DatagramBatch.socketAddress`), when on. */
+  /** The destination for the native send (`DatagramBatch.socketAddress`), when on. */
   address?: Buffer;
 }
 
@@ -162,11 +162,10 @@ export class IceSendRoute {
   }
 
   /**
-   * Sends one SRTP packet: queued on `batch` for the nominated pair's UDP socket, or handed to
-   * werift's ICE connection when the pair is not plain UDP. Undefined when nothing was sent: no
-   * pair nominated yet, or werift closed its socket.
+   * The nominated pair's UDP route (its `address` from `batch`), 'werift' for a TCP or TURN pair,
+   * or undefined when nothing can be sent: no pair nominated yet, or werift closed its socket.
    */
-  send(packet: Buffer, batch: DatagramBatch): IceSendWay | undefined {
+  destination(batch: DatagramBatch): UdpRoute | 'werift' | undefined {
     const pair = this.connection.nominated;
     if (!pair) return undefined;
     if (pair !== this.pair) {
@@ -175,11 +174,26 @@ export class IceSendRoute {
       if (this.route) this.route.address = batch.socketAddress(this.route.host, this.route.port);
     }
     const route = this.route;
-    if (!route) {
-      this.connection.send(packet).catch(() => undefined);
+    if (!route) return 'werift';
+    return route.transport.closed ? undefined : route;
+  }
+
+  /** Hands a datagram to werift's ICE connection (TCP and TURN pairs); a failure is a loss. */
+  sendThroughWerift(packet: Buffer): void {
+    this.connection.send(packet).catch(() => undefined);
+  }
+
+  /**
+   * Sends one SRTP packet: queued on `batch` for the nominated pair's UDP socket, or handed to
+   * werift's ICE connection when the pair is not plain UDP. Undefined when nothing was sent.
+   */
+  send(packet: Buffer, batch: DatagramBatch): IceSendWay | undefined {
+    const route = this.destination(batch);
+    if (!route) return undefined;
+    if (route === 'werift') {
+      this.sendThroughWerift(packet);
       return 'werift';
     }
-    if (route.transport.closed) return undefined;
     batch.add(route.socket, packet, route.port, route.host, route.address);
     return 'udp';
   }

@@ -17,10 +17,19 @@ describe('the built-in SFU’s native addon', () => {
   it('is built and loaded', () => {
     expect(Object.keys(addon()).sort()).toEqual([
       'armConsent',
+      'buildDatagram',
+      'closeForwarder',
       'consentAnswers',
+      'createForwarder',
       'createProtector',
       'disarmConsent',
+      'forwardPacket',
+      'forwarderCodec',
+      'forwarderKeys',
+      'forwarderReport',
+      'forwarderRoute',
       'protect',
+      'resendLost',
       'sendDatagrams',
       'socketAddress',
       'startReceiving',
@@ -101,5 +110,43 @@ describe('the built-in SFU’s native addon', () => {
     // A descriptor that is not a socket, or an address of the wrong size, is a datagram lost.
     expect(native.sendDatagrams(new Int32Array([-1]), [address], [packet], 1)).toBe(0);
     expect(native.sendDatagrams(new Int32Array([0]), [Buffer.alloc(3)], [packet], 1)).toBe(0);
+  });
+
+  it('refuses a fan-out’s wrong arguments, and anything but a forwarder for one, without crashing', () => {
+    const native = addon();
+    const forwarder = native.createForwarder(1, 0, 0, 500);
+    const protector = native.createProtector(
+      Buffer.alloc(16),
+      Buffer.alloc(14),
+      Buffer.alloc(20),
+      1,
+    );
+    const payload = Buffer.alloc(100);
+    const forward = (forwarders: unknown[], count: number, body: unknown = payload) =>
+      native.forwardPacket(forwarders as never, count, 1, 2, 3, false, body as never, null, null);
+    // A protector is an external too: it must not pass for a forwarder.
+    expect(() => forward([protector], 1)).toThrow(TypeError);
+    expect(() => forward([{}], 1)).toThrow(TypeError);
+    expect(() => forward([forwarder], 2)).toThrow(RangeError);
+    expect(() => forward([forwarder], 1, 'x')).toThrow(TypeError);
+    expect(() => native.protect(forwarder as never, Buffer.alloc(122), 12, 100, 0)).toThrow(
+      TypeError,
+    );
+    expect(() =>
+      native.forwarderKeys(forwarder, Buffer.alloc(16), Buffer.alloc(13), Buffer.alloc(20)),
+    ).toThrow(RangeError);
+    expect(() => native.forwarderRoute(forwarder, 3, Buffer.alloc(5))).toThrow(RangeError);
+    expect(() => native.forwarderCodec(forwarder, 128, false)).toThrow(RangeError);
+    expect(() => native.forwarderReport(forwarder, new Uint32Array(4))).toThrow(TypeError);
+    // Without keys or a route, nothing is built or sent.
+    expect(forward([forwarder], 1)).toBe(0);
+    expect(native.buildDatagram(forwarder, 1, 2, 3, false, payload, null, null)).toBeNull();
+    native.forwarderKeys(forwarder, Buffer.alloc(16), Buffer.alloc(14), Buffer.alloc(20));
+    expect(native.buildDatagram(forwarder, 1, 2, 3, false, payload, null, null)).toHaveLength(
+      12 + 100 + 10,
+    );
+    // Closed: the keys are gone.
+    native.closeForwarder(forwarder);
+    expect(native.buildDatagram(forwarder, 1, 3, 963, false, payload, null, null)).toBeNull();
   });
 });

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 /** A protector's state in C memory (the keys, the cipher, the HMAC pads); opaque to JavaScript. */
 export type NativeProtector = { readonly __nativeProtector: unique symbol };
 
-/** The functions of `sfu-datagrams.c` (see there). */
+/** A talker-to-listener forwarder's state in C memory (`fan-out.c`); opaque to JavaScript. */
+export type NativeForwarder = { readonly __nativeForwarder: unique symbol };
+
+/** The functions of `sfu-datagrams.c` and `fan-out.c` (see there). */
 export interface NativeDatagrams {
   createProtector(key: Buffer, salt: Buffer, authKey: Buffer, ssrc: number): NativeProtector;
   protect(
@@ -34,6 +37,46 @@ export interface NativeDatagrams {
   ): boolean;
   disarmConsent(id: number): void;
   consentAnswers(): number;
+  /** The fan-out (`fan-out.c`); see `native-rtp-forwarder.ts`, its only caller. */
+  createForwarder(
+    ssrc: number,
+    sequenceOffset: number,
+    timestampOffset: number,
+    redAfterLoss: number,
+  ): NativeForwarder;
+  forwarderKeys(
+    forwarder: NativeForwarder,
+    key: Buffer | null,
+    salt: Buffer | null,
+    authKey: Buffer | null,
+  ): void;
+  forwarderRoute(forwarder: NativeForwarder, fd: number, address: Buffer | null): void;
+  forwarderCodec(forwarder: NativeForwarder, payloadType: number, sendsRed: boolean): void;
+  forwardPacket(
+    forwarders: (NativeForwarder | undefined)[],
+    count: number,
+    ssrc: number,
+    sequenceNumber: number,
+    timestamp: number,
+    marker: boolean,
+    payload: Buffer,
+    red: Buffer | null,
+    redPrimary: Buffer | null,
+  ): number;
+  buildDatagram(
+    forwarder: NativeForwarder,
+    ssrc: number,
+    sequenceNumber: number,
+    timestamp: number,
+    marker: boolean,
+    payload: Buffer,
+    red: Buffer | null,
+    redPrimary: Buffer | null,
+  ): Buffer | null;
+  resendLost(forwarder: NativeForwarder, lost: readonly number[], copyOut: false): number;
+  resendLost(forwarder: NativeForwarder, lost: readonly number[], copyOut: true): Buffer[];
+  forwarderReport(forwarder: NativeForwarder, out: Uint32Array): void;
+  closeForwarder(forwarder: NativeForwarder): void;
 }
 
 /** Where `npm run build` (and the unit tests' setup) put the compiled addon, from source or dist. */
@@ -74,7 +117,16 @@ function load(): NativeDatagrams | null {
       typeof candidate.unwatchSocket === 'function' &&
       typeof candidate.armConsent === 'function' &&
       typeof candidate.disarmConsent === 'function' &&
-      typeof candidate.consentAnswers === 'function';
+      typeof candidate.consentAnswers === 'function' &&
+      typeof candidate.createForwarder === 'function' &&
+      typeof candidate.forwarderKeys === 'function' &&
+      typeof candidate.forwarderRoute === 'function' &&
+      typeof candidate.forwarderCodec === 'function' &&
+      typeof candidate.forwardPacket === 'function' &&
+      typeof candidate.buildDatagram === 'function' &&
+      typeof candidate.resendLost === 'function' &&
+      typeof candidate.forwarderReport === 'function' &&
+      typeof candidate.closeForwarder === 'function';
     return complete ? (candidate as NativeDatagrams) : null;
   } catch {
     // Built for another Node ABI or platform: the JavaScript path serves.

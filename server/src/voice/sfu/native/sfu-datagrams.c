@@ -16,8 +16,6 @@
 #define NAPI_VERSION 8
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <node_api.h>
-#include <openssl/evp.h>
-#include <openssl/sha.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,29 +26,27 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "hmac-sha1-pads.h"
+#include "fan-out.h"
 #include "napi-args.h"
 #include "receive-thread.h"
+#include "srtp-protect.h"
 
-#define AUTH_TAG_BYTES 10
 /* The largest datagram a fan-out sends; anything longer is refused (a voice packet is < 1,300). */
 #define MAX_DATAGRAM 65507
+/* Marks a protector's memory, so that no other external passes for one. */
+#define PROTECTOR_MAGIC 0x50524f54u
 
 typedef struct {
-  EVP_CIPHER_CTX *ctr;
-  /* SHA-1 states after absorbing key ⊕ ipad and key ⊕ opad (HMAC, RFC 2104). */
-  SHA_CTX inner;
-  SHA_CTX outer;
-  /* (salt · 2^16) ⊕ (SSRC · 2^64): the counter block before the packet index goes in. */
-  uint8_t prefix[16];
+  uint32_t magic;
+  srtp_keys_t keys;
 } protector_t;
 
 static void free_protector(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
   protector_t *p = data;
-  EVP_CIPHER_CTX_free(p->ctr);
-  OPENSSL_cleanse(p, sizeof(*p));
+  srtp_keys_clear(&p->keys);
+  p->magic = 0;
   free(p);
 }
 
@@ -73,18 +69,11 @@ static napi_value create_protector(napi_env env, napi_callback_info info) {
 
   protector_t *p = calloc(1, sizeof(protector_t));
   if (!p) return throw_range(env, "out of memory");
-  p->ctr = EVP_CIPHER_CTX_new();
-  if (!p->ctr || EVP_EncryptInit_ex(p->ctr, EVP_aes_128_ctr(), NULL, key, NULL) != 1) {
-    free_protector(env, p, NULL);
+  if (!srtp_keys_init(&p->keys, key, salt, auth, ssrc)) {
+    free(p);
     return throw_range(env, "AES-128-CTR is not available");
   }
-  memcpy(p->prefix, salt, 14);
-  p->prefix[4] ^= (uint8_t)(ssrc >> 24);
-  p->prefix[5] ^= (uint8_t)(ssrc >> 16);
-  p->prefix[6] ^= (uint8_t)(ssrc >> 8);
-  p->prefix[7] ^= (uint8_t)ssrc;
-
-  hmac_sha1_pads(auth, auth_length, &p->inner, &p->outer);
+  p->magic = PROTECTOR_MAGIC;
 
   napi_value external;
   if (napi_create_external(env, p, free_protector, NULL, &external) != napi_ok) {
@@ -108,6 +97,7 @@ static napi_value protect(napi_env env, napi_callback_info info) {
   if (type != napi_external) return throw_type(env, "expected a protector");
   protector_t *p;
   CHECK(napi_get_value_external(env, argv[0], (void **)&p));
+  if (!p || p->magic != PROTECTOR_MAGIC) return throw_type(env, "expected a protector");
   size_t length;
   uint8_t *packet = buffer_arg(env, argv[1], &length);
   if (!packet) return NULL;
@@ -120,30 +110,9 @@ static napi_value protect(napi_env env, napi_callback_info info) {
       index >= ((int64_t)1 << 48) ||
       (uint64_t)header_length + (uint64_t)payload_length + AUTH_TAG_BYTES > length)
     return throw_range(env, "the packet does not hold its header, payload and tag");
-
-  uint8_t counter[16];
-  memcpy(counter, p->prefix, 16);
-  for (int i = 0; i < 6; i++) counter[8 + i] ^= (uint8_t)(index >> (40 - 8 * i));
-  int written = 0;
-  uint8_t *payload = packet + header_length;
-  if (EVP_EncryptInit_ex(p->ctr, NULL, NULL, NULL, counter) != 1 ||
-      (payload_length > 0 &&
-       EVP_EncryptUpdate(p->ctr, payload, &written, payload, (int)payload_length) != 1))
+  if (!srtp_protect(&p->keys, packet, (size_t)header_length, (size_t)payload_length,
+                    (uint64_t)index))
     return throw_range(env, "encryption failed");
-
-  size_t authenticated = (size_t)(header_length + payload_length);
-  uint32_t rollover = (uint32_t)(index >> 16);
-  uint8_t roc[4] = {(uint8_t)(rollover >> 24), (uint8_t)(rollover >> 16), (uint8_t)(rollover >> 8),
-                    (uint8_t)rollover};
-  uint8_t digest[SHA_DIGEST_LENGTH];
-  SHA_CTX sha = p->inner;
-  SHA1_Update(&sha, packet, authenticated);
-  SHA1_Update(&sha, roc, sizeof(roc));
-  SHA1_Final(digest, &sha);
-  sha = p->outer;
-  SHA1_Update(&sha, digest, sizeof(digest));
-  SHA1_Final(digest, &sha);
-  memcpy(packet + authenticated, digest, AUTH_TAG_BYTES);
   return NULL;
 }
 
@@ -257,6 +226,7 @@ static napi_value init(napi_env env, napi_value exports) {
   CHECK(napi_define_properties(env, exports, sizeof(properties) / sizeof(properties[0]),
                                properties));
   CHECK(define_receive_thread(env, exports));
+  CHECK(define_fan_out(env, exports));
   return exports;
 }
 
