@@ -167,17 +167,7 @@ export class NativeRtpForwarder implements TalkerForwarder {
     if (!destination) return undefined;
     if (destination === 'werift') {
       this.routeTo(state, undefined, -1);
-      const { header } = packet;
-      const datagram = this.native.buildDatagram(
-        state,
-        header.ssrc,
-        header.sequenceNumber,
-        header.timestamp,
-        header.marker,
-        packet.payload,
-        packet.red ?? null,
-        packet.redPrimary ?? null,
-      );
+      const datagram = this.build(state, packet);
       if (!datagram) return undefined;
       route.sendThroughWerift(datagram);
       return 'slow';
@@ -257,8 +247,20 @@ export class NativeRtpForwarder implements TalkerForwarder {
     route: UdpRoute,
     packet: ForwardedPacket,
   ): SendPath | undefined {
+    const datagram = this.build(state, packet);
+    if (!datagram) return undefined;
+    try {
+      route.socket.send(datagram, route.port, route.host);
+    } catch {
+      // Closed meanwhile: a lost datagram, as on the wire.
+    }
+    return 'fast';
+  }
+
+  /** The listener's datagram for `packet`, built (and kept for NACKs) in C, for another send. */
+  private build(state: NativeForwarder, packet: ForwardedPacket): Buffer | null {
     const { header } = packet;
-    const datagram = this.native.buildDatagram(
+    return this.native.buildDatagram(
       state,
       header.ssrc,
       header.sequenceNumber,
@@ -268,13 +270,6 @@ export class NativeRtpForwarder implements TalkerForwarder {
       packet.red ?? null,
       packet.redPrimary ?? null,
     );
-    if (!datagram) return undefined;
-    try {
-      route.socket.send(datagram, route.port, route.host);
-    } catch {
-      // Closed meanwhile: a lost datagram, as on the wire.
-    }
-    return 'fast';
   }
 
   /** Copies the addon's counts and clock pair into werift's report fields (`SenderReports`). */

@@ -28,6 +28,30 @@ async function bound(): Promise<Socket> {
 }
 
 /**
+ * One listener whose datagrams are kept as they arrive (still encrypted), for the tests that look
+ * at the bytes: a stand-in forwarder of `kind` sending to it on a real socket, with `localContext`.
+ */
+async function rawListener(kind: ForwarderKind, ssrc: number, localContext: object) {
+  const [socket, receiver] = await Promise.all([bound(), bound()]);
+  const datagrams: Buffer[] = [];
+  receiver.on('message', (message) => datagrams.push(message));
+  const { forwarder, sender } = standInForwarder({
+    socket,
+    remotePort: receiver.address().port,
+    ssrc,
+    localContext,
+    reports,
+    kind,
+  });
+  const arrived = async (count: number) => {
+    for (let i = 0; i < 200 && datagrams.length < count; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    return datagrams;
+  };
+  return { forwarder, sender, datagrams, arrived };
+}
+
+/**
  * One listener: a stand-in forwarder sending on a real socket to `receiver`, and werift's own SRTP
  * session holding the listener's keys, to decrypt what arrives as the listener's browser would.
  */
@@ -203,22 +227,11 @@ describe.each(forwarderKinds())('the %s forwarder (one talker towards one listen
 
   it('sends a datagram the listener reports lost (RTCP NACK) again, byte for byte, at most twice', async () => {
     const { session } = selfKeyedSrtpSession();
-    const [socket, receiver] = await Promise.all([bound(), bound()]);
-    const datagrams: Buffer[] = [];
-    receiver.on('message', (message) => datagrams.push(message));
-    const { forwarder, sender } = standInForwarder({
-      socket,
-      remotePort: receiver.address().port,
-      ssrc: 0xb0b,
-      localContext: session.localContext,
-      reports,
+    const { forwarder, sender, datagrams, arrived } = await rawListener(
       kind,
-    });
-    const arrived = async (count: number) => {
-      for (let i = 0; i < 200 && datagrams.length < count; i++)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      return datagrams;
-    };
+      0xb0b,
+      session.localContext,
+    );
     for (let i = 0; i < 3; i++) forwarder.send(packet(0x7a1, 500 + i, 960 * i));
     const sent = [...(await arrived(3))];
     const sequenceOf = (datagram: Buffer) => datagram.readUInt16BE(2);
@@ -280,26 +293,18 @@ describe.each(forwarderKinds())('the %s forwarder (one talker towards one listen
   it('encrypts with the new keys after a new DTLS session, numbering on without a jump', async () => {
     const first = selfKeyedSrtpSession();
     const second = selfKeyedSrtpSession();
-    const [socket, receiver] = await Promise.all([bound(), bound()]);
-    const datagrams: Buffer[] = [];
-    receiver.on('message', (message) => datagrams.push(message));
-    const { forwarder, sender } = standInForwarder({
-      socket,
-      remotePort: receiver.address().port,
-      ssrc: 0xd7,
-      localContext: first.session.localContext,
-      reports,
+    const { forwarder, sender, datagrams, arrived } = await rawListener(
       kind,
-    });
+      0xd7,
+      first.session.localContext,
+    );
     forwarder.send(packet(4, 300, 9_600));
     forwarder.send(packet(4, 301, 10_560));
-    for (let i = 0; i < 100 && datagrams.length < 2; i++)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await arrived(2);
     // An ICE restart's new DTLS handshake gave werift new SRTP keys.
     sender.dtlsTransport.srtp.localContext = second.session.localContext;
     forwarder.send(packet(4, 302, 11_520));
-    for (let i = 0; i < 100 && datagrams.length < 3; i++)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await arrived(3);
 
     expect(datagrams).toHaveLength(3);
     const before = datagrams
