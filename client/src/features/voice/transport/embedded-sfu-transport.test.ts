@@ -236,6 +236,19 @@ describe('the built-in SFU sends no RTP between talks: the publish slot holds th
     expect(microphone.enabled).toBe(false);
   });
 
+  it('lets the microphone go when disconnected after the connection ended by itself', async () => {
+    const { transport, socket, microphone } = await connectedSession();
+    await transport.setMicrophoneEnabled(true);
+    const ended: string[] = [];
+    transport.on('disconnected', ({ reason }) => ended.push(reason));
+    socket.serverCloses(4003); // kicked
+    await vi.waitFor(() => expect(ended).toEqual(['kicked']));
+    expect(microphone.readyState).toBe('live');
+    await transport.disconnect();
+    expect(microphone.readyState).toBe('ended');
+    expect(ended).toEqual(['kicked']);
+  });
+
   it('captures once when switched on again while the browser is still asking for the microphone', async () => {
     let resolveCapture: (stream: MediaStream) => void = () => undefined;
     const microphone = new FakeTrack();

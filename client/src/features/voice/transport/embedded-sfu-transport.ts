@@ -136,12 +136,16 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   }
 
   disconnect(): Promise<void> {
-    if (this.currentState === 'disconnected') return Promise.resolve();
-    this.generation++;
-    this.teardown();
+    const wasConnected = this.currentState !== 'disconnected';
+    if (wasConnected) {
+      this.generation++;
+      this.teardown();
+    }
+    // Also after the connection ended by itself (kicked, room closed, lost): the capture is kept
+    // live between talks, and this is where its owner lets it go.
     this.microphone?.stop();
     this.microphone = undefined;
-    this.events.emit('disconnected', { reason: 'client' });
+    if (wasConnected) this.events.emit('disconnected', { reason: 'client' });
     return Promise.resolve();
   }
 
@@ -401,6 +405,11 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       return Promise.resolve(this.microphone);
     this.capturing ??= captureMicrophone(this.options.getUserMedia)
       .then((track) => {
+        if (this.currentState === 'disconnected') {
+          // Left while the browser was asking: a capture kept now would never be stopped.
+          track.stop();
+          throw new VoiceTransportError('failed', 'Disconnected while capturing the microphone');
+        }
         track.enabled = this.microphoneEnabled;
         this.microphone = track;
         return track;
