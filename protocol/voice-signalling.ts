@@ -90,7 +90,7 @@ export const serverVoiceMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('offer'),
     negotiationId: z.number().int().min(0),
     sdp,
-    /** The m-line the client attaches its microphone to, once it exists. */
+    /** The m-line the client sends its microphone on (only while it is on), once it exists. */
     publishMid: z.string().max(64).nullable(),
     tracks: z.array(trackMappingSchema),
   }),

@@ -7,8 +7,10 @@
  *
  * For each path and condition, measured at the listener: concealed-sample ratio (getStats),
  * speech continuity of a known signal (speech-continuity.ts), mouth-to-ear p50/p95 (tone bursts),
- * press-to-hear p50 (microphone on while the tone runs), jitter-buffer delay, and bits per second
- * on the wire towards the listener while talking and while silent (microphone on, no sound).
+ * press-to-hear p50 (microphone on while the tone runs), jitter-buffer delay (while speech flows,
+ * and over talks after pauses with the microphone off), and bits per second on the wire towards
+ * the listener while talking, while silent (microphone on, no sound) and, where the path has a
+ * microphone switch, while the microphone is off between talks.
  *
  *   npx tsx bench/networks/networks.bench.ts [quick]
  */
@@ -47,6 +49,9 @@ const SPEECH_LEAD_MS = 700;
 const SPEECH_TAIL_MS = 500;
 const BURSTS = 10;
 const PRESSES = 10;
+/** Talks of this length, each after as long with the microphone off (the jitter buffer's figure). */
+const TALKS = 5;
+const TALK_MS = 1_500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const quick = process.argv.includes('quick');
@@ -206,8 +211,17 @@ interface Figures {
   mouthP95: number;
   pressP50?: number;
   jitterBufferMs: number;
+  /**
+   * The listener's jitter buffer over talks of 1.5 s, each after 1.5 s with the microphone off: a
+   * talker's RTP clock that loses the pauses makes each talk's first packet look seconds late, and
+   * Chrome's buffer then holds ~470 ms in some talks (not all) while press-to-hear (the first onset)
+   * still looks fast.
+   */
+  talksJitterBufferMs?: number;
   talkingKbps: number;
   silentKbps: number;
+  /** While the microphone is off (the tone still playing into it); paths with a switch only. */
+  offKbps?: number;
   codec: string;
 }
 
@@ -253,11 +267,17 @@ async function measure(path: Path, seed: number): Promise<Figures> {
   const mouth = await collectOnsets(listener, BURSTS, burst);
 
   let press: number[] | undefined;
+  let offKbps: number | undefined;
+  let talksJitterBufferMs: number | undefined;
   const setMicrophone = path.setMicrophone;
   if (setMicrophone) {
     await setMicrophone(false);
     await talker.evaluate(() => (globalThis as unknown as G).bench.toneOn(true));
+    // Between talks: what still reaches the listener with the microphone off.
     await sleep(1_000);
+    const offBytes0 = path.bytesToListener();
+    await sleep(3_000);
+    offKbps = ((path.bytesToListener() - offBytes0) * 8) / 3_000;
     press = await collectOnsets(listener, PRESSES, async () => {
       const start = await setMicrophone(true);
       await sleep(250);
@@ -265,6 +285,17 @@ async function measure(path: Path, seed: number): Promise<Figures> {
       await sleep(450);
       return start;
     });
+    const talks0 = await stats(listener);
+    for (let i = 0; i < TALKS; i++) {
+      await sleep(TALK_MS);
+      await setMicrophone(true);
+      await sleep(TALK_MS);
+      await setMicrophone(false);
+    }
+    const talks1 = await stats(listener);
+    const talksEmitted = delta(talks1, talks0, 'jitterBufferEmittedCount');
+    talksJitterBufferMs =
+      talksEmitted > 0 ? (delta(talks1, talks0, 'jitterBufferDelay') / talksEmitted) * 1000 : NaN;
     await talker.evaluate(() => (globalThis as unknown as G).bench.toneOn(false));
     await setMicrophone(true);
   }
@@ -280,8 +311,10 @@ async function measure(path: Path, seed: number): Promise<Figures> {
     pressP50: press ? percentile(press, 50) : undefined,
     jitterBufferMs:
       emitted > 0 ? (delta(after, before, 'jitterBufferDelay') / emitted) * 1000 : NaN,
+    talksJitterBufferMs,
     talkingKbps: ((talkBytes1 - talkBytes0) * 8) / SPEECH_MS,
     silentKbps: ((silentBytes1 - silentBytes0) * 8) / 3_000,
+    offKbps,
     codec: after.codec.replace('audio/', ''),
   };
 }
@@ -311,7 +344,7 @@ try {
   for (const path of paths) await path.close();
 
   console.log(
-    '\ncondition               path      codec  conceal.  continuity  mouth p50/p95   press p50  jitter buf  kbit/s talk/silent',
+    '\ncondition               path      codec  conceal.  continuity  mouth p50/p95   press p50  jitter buf     (talks)  kbit/s talk/silent/off',
   );
   for (const [condition, row] of results)
     for (const [name, f] of row)
@@ -322,7 +355,11 @@ try {
           9,
         )}  ${`${ms(f.mouthP50)}/${ms(f.mouthP95)}`.padStart(14)}  ${ms(f.pressP50).padStart(9)}  ${ms(
           f.jitterBufferMs,
-        ).padStart(10)}  ${f.talkingKbps.toFixed(1).padStart(6)} / ${f.silentKbps.toFixed(1)}`,
+        ).padStart(
+          10,
+        )}  ${ms(f.talksJitterBufferMs).padStart(10)}  ${f.talkingKbps.toFixed(1).padStart(6)} / ${f.silentKbps.toFixed(1)} / ${
+          f.offKbps === undefined ? '—' : f.offKbps.toFixed(1)
+        }`,
       );
 
   console.log('');
@@ -350,6 +387,11 @@ try {
     console.log(
       `${name} bits while silent / talking (clean): ${ratio(f.silentKbps, f.talkingKbps)}`,
     );
+  for (const [name, f] of results.get('clean') ?? [])
+    if (f.offKbps !== undefined)
+      console.log(
+        `${name} bits while the microphone is off / talking (clean): ${ratio(f.offKbps, f.talkingKbps)}`,
+      );
 } finally {
   await browser.close();
   await harness.close();

@@ -134,7 +134,7 @@ test('three users: A is heard by B and C through the SFU, not by itself, and an 
     .poll(async () => (await levels(b))['user-a'] ?? 0, { timeout: 5_000 })
     .toBeGreaterThan(AUDIBLE);
 
-  // Releasing the talk button (track disabled, packets keep flowing as silence) ends "speaking".
+  // Releasing the talk button (no track in the publish slot, no packets) ends "speaking".
   await a.evaluate(() => window.harness.setMicrophone(false));
   await expect
     .poll(
@@ -153,6 +153,57 @@ test('three users: A is heard by B and C through the SFU, not by itself, and an 
 
   for (const page of [a, b, c]) await page.evaluate(() => window.harness.disconnect());
   await expect.poll(() => harness.sfu.participants('channel-1').length).toBe(0);
+});
+
+test('between talks a member sends no RTP at all, and the next talk is heard on a timeline that counts the pause', async ({
+  browser,
+}) => {
+  /** Arrival time and timestamp of each of A's packets at the server. */
+  const packets: { at: number; timestamp: number }[] = [];
+  const off = harness.sfu.on('packetForwarded', (packet) => {
+    if (packet.userId === 'idle-a') packets.push({ at: Date.now(), timestamp: packet.timestamp });
+  });
+  const a = await openUser(browser, 'idle-a', true, '/rtc', 8);
+  const b = await openUser(browser, 'idle-b', false, '/rtc', 8);
+  const outbound = async () => (await rtp(a)).outbound;
+
+  // Online with the microphone captured but off: nothing leaves the browser (DTX sent ~7 packets in
+  // 3 s from a disabled track).
+  const idle = await outbound();
+  await a.waitForTimeout(3_000);
+  expect(await outbound()).toBe(idle);
+
+  await a.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(b))['idle-a'] ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
+  expect(await outbound()).toBeGreaterThan(idle);
+
+  // Off again: once the last packets are out, the count stands still.
+  await a.evaluate(() => window.harness.setMicrophone(false));
+  await a.waitForTimeout(500);
+  const between = await outbound();
+  const beforePause = packets.length;
+  await a.waitForTimeout(3_000);
+  expect(await outbound()).toBe(between);
+  expect(packets.length).toBe(beforePause);
+  await expect
+    .poll(async () => (await levels(b, 1))['idle-a'] ?? 1, { timeout: 2_000 })
+    .toBeLessThan(SILENT);
+
+  // On again: heard, and the first packet is stamped as late as it came (Chrome's RTP clock stood
+  // still while the slot was empty; a listener's jitter buffer would take it for seconds late).
+  await a.evaluate(() => window.harness.setMicrophone(true));
+  await expect
+    .poll(async () => (await levels(b))['idle-a'] ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(AUDIBLE);
+  const [last, first] = [packets[beforePause - 1]!, packets[beforePause]!];
+  const timestampGapMs = ((first.timestamp - last.timestamp) >>> 0) / 48;
+  expect(first.at - last.at).toBeGreaterThan(3_000);
+  expect(Math.abs(timestampGapMs - (first.at - last.at))).toBeLessThan(100);
+
+  off();
+  for (const page of [a, b]) await page.evaluate(() => window.harness.disconnect());
 });
 
 test('a dropped signalling socket is resumed while audio keeps playing', async ({ browser }) => {

@@ -317,8 +317,9 @@ async function idleRooms(server: ServerUnderTest, rooms: number): Promise<string
   // heartbeat is counted once whenever the window starts; it holds 5–7 consent checks each.
   const idle = await cpuPercentOver(server.pid, IDLE_WINDOW_MS);
   const rss = rssMiB(server.pid);
-  // The same members with their microphones open and silent, as a browser's are between talks
-  // (the track disabled, Opus DTX sending a frame every 400 ms).
+  // The same members with their microphones open and silent (Opus DTX sending a frame every
+  // 400 ms): what a browser sent between talks before decision 059, and still sends while its
+  // microphone is on and nothing is said.
   await Promise.all(all.map((s) => s.ask({ cmd: 'silence', group, on: true })));
   await sleep(5_000);
   const dtx = await cpuPercentOver(server.pid, IDLE_WINDOW_MS);

@@ -67,16 +67,20 @@ export class SfuRoom implements SweptRoom {
     if (!publisher.publishLimit.admit(rtp.payload.length, now)) return;
     publisher.lastPacketAt = now;
     this.counters.received(publisher, rtp.header.sequenceNumber);
+    // Everything below (RED, the forwarders, the recorder's tap) sees the wall-clock timeline;
+    // werift hands each subscriber its own copy of the packet.
+    const { header } = rtp;
+    header.timestamp = publisher.timeline.restamp(header.ssrc, header.timestamp, now);
     if (this.isHeld(publisher.userId)) {
       if (publisher.silenceFramesLeft > 0) {
         publisher.silenceFramesLeft--;
-        this.forwardToOthers(publisher, { header: rtp.header, payload: OPUS_SILENCE });
+        this.forwardToOthers(publisher, { header, payload: OPUS_SILENCE });
       }
       return;
     }
     const change = publisher.speaking.push(rtp.payload.length, now);
     if (change) this.reportSpeaking(publisher, change.speaking, change.level);
-    const { header, payload } = rtp;
+    const { payload } = rtp;
     this.forwardToOthers(publisher, {
       header,
       payload,

@@ -12,6 +12,7 @@ import { PublisherRateLimit } from './publisher-rate-limit.js';
 import { SfuPeer } from './sfu-peer.js';
 import { RedEncoder } from './opus-red.js';
 import { SpeakingDetector } from './speaking-detector.js';
+import { TalkerTimeline } from './talker-timeline.js';
 
 /** What a checked voice token says, as far as the SFU uses it. */
 export interface SfuToken {
@@ -49,6 +50,8 @@ export class SfuSession {
   readonly publishLimit = new PublisherRateLimit();
   /** This talker's packets as Opus RED, for the listeners whose browsers take it. */
   readonly red = new RedEncoder();
+  /** This talker's timestamps, moved on across pauses in sending (a microphone off between talks). */
+  readonly timeline = new TalkerTimeline();
   socket: WebSocket | undefined;
   lastPacketAt = 0;
   /** Set by an admin mute: packets still to forward as silence before forwarding stops. */

@@ -1,9 +1,14 @@
 /**
  * Estimates whether a publisher is speaking from the size of its Opus packets. We negotiate no
  * header extensions (so no ssrc-audio-level) and do not decode audio on the server. Opus in VBR
- * mode spends clearly more bytes on voice than on silence, but the silence size depends on the
- * browser (Chromium sends ~35-byte frames for a disabled track, werift tests 3 bytes), so the
+ * mode spends clearly more bytes on voice than on silence, but the size of a talker's quiet depends
+ * on the browser and the room (DTX frames of a few bytes, steady noise of 35 and more), so the
  * detector learns each talker's own floor and reports speech well above it.
+ *
+ * A talker's first packet is no guide to that floor: a browser sends nothing while its microphone
+ * is off (decision 059), so the first packets are usually speech. The floor starts at most at
+ * `MIN_SPEECH_BYTES` and learns from there; a floor taken from a first packet of speech kept the
+ * talking indicator off until the talker's first pause (for a steady voice, never).
  */
 export interface SpeakingDetectorOptions {
   /** Milliseconds a state must hold before it is reported, so short blips do not flap. */
@@ -44,7 +49,7 @@ export class SpeakingDetector {
   push(payloadBytes: number, now: number): SpeakingChange | undefined {
     if (this.smoothed === undefined) {
       this.smoothed = payloadBytes;
-      this.floor = payloadBytes;
+      this.floor = Math.min(payloadBytes, MIN_SPEECH_BYTES);
     } else {
       this.smoothed = this.smoothed * 0.8 + payloadBytes * 0.2;
     }

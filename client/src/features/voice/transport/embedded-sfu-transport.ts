@@ -57,6 +57,8 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   private connection: SfuConnection | undefined;
   private microphone: MediaStreamTrack | undefined;
   private microphoneEnabled = false;
+  /** A capture the browser is still asking for; shared by everything that wants the microphone. */
+  private capturing: Promise<MediaStreamTrack> | undefined;
   private self: VoiceParticipant | undefined;
   private readonly participants = new Map<string, VoiceParticipant>();
   private readonly audioByMid = new Map<string, HTMLAudioElement>();
@@ -134,12 +136,16 @@ export class EmbeddedSfuTransport implements VoiceTransport {
   }
 
   disconnect(): Promise<void> {
-    if (this.currentState === 'disconnected') return Promise.resolve();
-    this.generation++;
-    this.teardown();
+    const wasConnected = this.currentState !== 'disconnected';
+    if (wasConnected) {
+      this.generation++;
+      this.teardown();
+    }
+    // Also after the connection ended by itself (kicked, room closed, lost): the capture is kept
+    // live between talks, and this is where its owner lets it go.
     this.microphone?.stop();
     this.microphone = undefined;
-    this.events.emit('disconnected', { reason: 'client' });
+    if (wasConnected) this.events.emit('disconnected', { reason: 'client' });
     return Promise.resolve();
   }
 
@@ -148,11 +154,12 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       throw new VoiceTransportError('forbidden', 'insufficient permissions to publish');
     }
     this.microphoneEnabled = on;
-    if (on) {
-      const track = await this.ensureMicrophone();
-      await this.connection?.attachMicrophone(track);
-    }
+    // Captured once and kept live between talks, so turning on never waits for the device.
+    if (on) await this.ensureMicrophone();
+    // A later call may have switched it again while capturing: the latest switch wins.
     if (this.microphone) this.microphone.enabled = this.microphoneEnabled;
+    // On: the publish slot sends the track. Off: it holds none, so no RTP goes out at all.
+    await this.connection?.updateMicrophone();
   }
 
   /** The peer connection's statistics (diagnostics, tests); undefined while not connected. */
@@ -184,7 +191,7 @@ export class EmbeddedSfuTransport implements VoiceTransport {
       onTracksChanged: (active) => current() && this.onTracksChanged(active),
       onPeerState: (state) => current() && this.onPeerState(state),
       onSocketClosed: (code) => current() && this.onSocketClosed(code),
-      microphone: () => this.microphone,
+      microphone: () => (this.microphoneEnabled ? this.microphone : undefined),
     };
   }
 
@@ -392,12 +399,25 @@ export class EmbeddedSfuTransport implements VoiceTransport {
     });
   }
 
-  private async ensureMicrophone(): Promise<MediaStreamTrack> {
-    if (this.microphone && this.microphone.readyState === 'live') return this.microphone;
-    const track = await captureMicrophone(this.options.getUserMedia);
-    track.enabled = this.microphoneEnabled;
-    this.microphone = track;
-    return track;
+  /** The live microphone, captured at most once at a time (on, off, on while asking: one capture). */
+  private ensureMicrophone(): Promise<MediaStreamTrack> {
+    if (this.microphone && this.microphone.readyState === 'live')
+      return Promise.resolve(this.microphone);
+    this.capturing ??= captureMicrophone(this.options.getUserMedia)
+      .then((track) => {
+        if (this.currentState === 'disconnected') {
+          // Left while the browser was asking: a capture kept now would never be stopped.
+          track.stop();
+          throw new VoiceTransportError('failed', 'Disconnected while capturing the microphone');
+        }
+        track.enabled = this.microphoneEnabled;
+        this.microphone = track;
+        return track;
+      })
+      .finally(() => {
+        this.capturing = undefined;
+      });
+    return this.capturing;
   }
 
   private participantFor(identity: string): VoiceParticipant | undefined {

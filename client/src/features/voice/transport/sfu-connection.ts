@@ -20,6 +20,10 @@ export interface SfuConnectionHooks {
   onPeerState(state: RTCPeerConnectionState): void;
   /** The signalling socket closed after `joined` (not by `close()`). */
   onSocketClosed(code: number): void;
+  /**
+   * What the publish slot should send now: the microphone while it is on, nothing (undefined)
+   * while it is off. Read each time the slot is set, so the latest switch wins.
+   */
   microphone(): MediaStreamTrack | undefined;
 }
 
@@ -32,15 +36,17 @@ export class SignallingClosedError extends Error {
 
 /**
  * One signalling socket plus the browser peer connection it negotiates. The SFU always offers; this
- * side answers, trickles candidates, attaches the microphone to the publish slot once, and maps
- * each received m-line to the talker the server named for it. A resume swaps the socket and keeps
- * the peer connection.
+ * side answers, trickles candidates, sets the publish slot's track (the microphone while it is on,
+ * none while it is off: no RTP between talks) and maps each received m-line to the talker the
+ * server named for it. A resume swaps the socket and keeps the peer connection.
  */
 export class SfuConnection {
   pc: RTCPeerConnection | undefined;
   joined: JoinedMessage | undefined;
   private ws: WebSocket | undefined;
   private publishSender: RTCRtpSender | undefined;
+  /** Track changes of the publish slot, one at a time, each to what `microphone()` says then. */
+  private microphoneChain: Promise<void> = Promise.resolve();
   private readonly mappingByMid = new Map<string, TrackMapping>();
   private offerChain: Promise<void> = Promise.resolve();
   private closed = false;
@@ -90,7 +96,10 @@ export class SfuConnection {
         } else if (message.type === 'offer') {
           this.offerChain = this.offerChain
             .then(() => this.answer(message))
-            .catch((error: unknown) => console.error('voice: negotiation failed', error));
+            .catch((error: unknown) => {
+              // A connection closed meanwhile rejects what was queued on it: nothing failed.
+              if (!this.closed) console.error('voice: negotiation failed', error);
+            });
         } else if (joined) {
           this.hooks.onRoomMessage(message);
         }
@@ -141,10 +150,23 @@ export class SfuConnection {
     return pair?.state === 'succeeded' ? pairId : undefined;
   }
 
-  /** Attaches a microphone captured after the publish slot was negotiated; no renegotiation. */
-  async attachMicrophone(track: MediaStreamTrack): Promise<void> {
-    if (this.publishSender && this.publishSender.track !== track)
-      await this.publishSender.replaceTrack(track);
+  /**
+   * The microphone went on or off: the publish slot's sender takes the track, or lets it go so the
+   * browser sends no RTP at all (with a disabled track, DTX still sent a packet every 400 ms). The
+   * same slot, no renegotiation. Before the slot is negotiated this does nothing: the answer sets
+   * it. Rejects with the browser's error; the next call still runs.
+   */
+  updateMicrophone(): Promise<void> {
+    const step = this.microphoneChain.then(() => this.applyMicrophone());
+    this.microphoneChain = step.catch(() => undefined);
+    return step;
+  }
+
+  private async applyMicrophone(): Promise<void> {
+    const sender = this.publishSender;
+    if (!sender || this.closed) return;
+    const wanted = this.hooks.microphone() ?? null;
+    if (sender.track !== wanted) await sender.replaceTrack(wanted);
   }
 
   close(leave: boolean): void {
@@ -192,11 +214,14 @@ export class SfuConnection {
     if (offer.publishMid !== null && !this.publishSender) {
       const slot = pc.getTransceivers().find((t) => t.mid === offer.publishMid);
       if (slot) {
-        // Published once per connection: later talking only flips track.enabled.
+        // Negotiated once per connection; talking then only sets the slot's track, and only while
+        // the microphone is on (an offer that arrives while it is off leaves the slot empty).
         slot.direction = 'sendonly';
         this.publishSender = slot.sender;
-        const microphone = this.hooks.microphone();
-        if (microphone) await slot.sender.replaceTrack(microphone);
+        // Answered either way: a microphone the browser refused here can still be set later.
+        await this.updateMicrophone().catch((error: unknown) =>
+          console.warn('voice: microphone not set on the publish slot', error),
+        );
       }
     }
     const answer = await pc.createAnswer();

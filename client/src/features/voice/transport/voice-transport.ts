@@ -69,8 +69,11 @@ export interface VoiceTransport {
   connect(url: string, token: string): Promise<void>;
   disconnect(): Promise<void>;
   /**
-   * The microphone is published once per connection and only toggled here (track.enabled), so
-   * talking never waits for a renegotiation. Rejects with the browser's error if capture is denied.
+   * Turns the microphone on or off; talking never waits for a renegotiation or a capture. The
+   * built-in SFU negotiates its publish slot once per connection and keeps the capture live: on
+   * puts the track in the slot, off takes it out, so no RTP at all goes out between talks
+   * (decision 059). LiveKit mutes its published track. Rejects with the browser's error if
+   * capture is denied.
    */
   setMicrophoneEnabled(on: boolean): Promise<void>;
   /**
