@@ -164,6 +164,27 @@ describe('the built-in SFU sends no RTP between talks: the publish slot holds th
     expect(microphone.readyState).toBe('ended');
   });
 
+  it('ends a talk on silence: the disabled microphone leaves the slot a few frames later', async () => {
+    const { transport, pc, microphone, settled } = await connectedSession();
+    await transport.setMicrophoneEnabled(true);
+    const off = transport.setMicrophoneEnabled(false);
+    await settled();
+    expect(microphone.enabled).toBe(false);
+    expect(pc.slot.sender.track).toBe(microphone);
+    await off;
+    expect(pc.slot.sender.track).toBeNull();
+
+    // On again within those frames: the track never left, nothing to put back.
+    await transport.setMicrophoneEnabled(true);
+    const shortOff = transport.setMicrophoneEnabled(false);
+    await settled();
+    await transport.setMicrophoneEnabled(true);
+    await shortOff;
+    expect(pc.slot.sender.track).toBe(microphone);
+    expect(microphone.enabled).toBe(true);
+    expect(pc.slot.sender.replaced).toEqual([microphone, null, microphone]);
+  });
+
   it('leaves the slot empty when the offer arrives while the microphone is off, also after a talk', async () => {
     const session = await joinedSession();
     const { transport, socket, pc, microphone, answers, settled } = session;
