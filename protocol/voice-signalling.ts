@@ -4,10 +4,11 @@ import { iceCandidateInitSchema, iceServerListSchema } from './ice.js';
 /**
  * Signalling between the browser and the built-in SFU over the `/rtc` WebSocket.
  *
- * The server is always the offerer, so there is never glare: its first offer carries only a data
- * channel (the connection comes up before any audio exists), a second one adds the caller's
- * microphone slot (`publishMid`) and one send-only m-line per other talker, and later offers add or
- * remove talkers. The client only answers, trickles its ICE candidates, and may ask for an ICE restart.
+ * The server is always the offerer, so there is never glare: its first offer carries the caller's
+ * microphone slot (`publishMid`), or a data channel for a caller who may not talk, so the connection
+ * comes up before any talker's audio (decision 058); the next adds one send-only m-line per other
+ * talker, and later offers add or remove talkers. The client only answers, trickles its ICE
+ * candidates, and may ask for an ICE restart.
  */
 export const VOICE_SIGNALLING_VERSION = 1;
 export const VOICE_SIGNALLING_PATH = '/rtc';
