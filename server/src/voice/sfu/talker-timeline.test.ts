@@ -50,6 +50,16 @@ describe('TalkerTimeline (a talker’s timestamps follow the wall clock across p
     expect(timeline.restamp(SSRC, (start + 3 * FRAME) >>> 0, 1_060)).toBe((resumed + FRAME) >>> 0);
   });
 
+  it('leaves frames that come late after a burst of upstream loss on the current timeline', () => {
+    const timeline = new TalkerTimeline();
+    talk(timeline, 2_000, 10, 0);
+    // Eight frames lost; 160 ms later werift hands on the one before the next (recovered from RED),
+    // 140 ms late: a burst, not a pause in sending.
+    const last = 2_000 + 9 * FRAME;
+    expect(timeline.restamp(SSRC, last + FRAME, 180 + 160)).toBe(last + FRAME);
+    expect(timeline.restamp(SSRC, last + 2 * FRAME, 181 + 160)).toBe(last + 2 * FRAME);
+  });
+
   it('starts a new stream’s clock afresh', () => {
     const timeline = new TalkerTimeline();
     talk(timeline, 1_000, 2, 0);
